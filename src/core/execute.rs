@@ -1,0 +1,91 @@
+//! One checked tool call: argument shape and schema validation, then the tool raced against
+//! the caller's signal and time budget, so a tool that never settles cannot hang its caller.
+
+use futures_util::future::select_all;
+use serde_json::{Map, Value};
+use std::rc::Rc;
+
+use super::host::{Clock, LocalBoxFuture};
+use super::schema;
+use super::spec::json_type;
+use super::tool::{Context, SharedTool};
+use super::types::ToolResult;
+
+/// Runs `tool` after checking `args` (`null` counts as `{}`) against its input schema.
+///
+/// ```
+/// # use toolnexus::core::toolkit::Toolkit;
+/// let kit = Toolkit::default();
+/// let out = futures_executor::block_on(kit.execute("nope", serde_json::json!({}), Default::default()));
+/// assert_eq!(out.output, "Unknown tool: nope. Available tools: none");
+/// ```
+pub fn run_checked(
+    tool: SharedTool,
+    args: Value,
+    ctx: Context,
+    clock: Option<Rc<dyn Clock>>,
+) -> LocalBoxFuture<'static, ToolResult> {
+    let name = tool.spec().name.clone();
+    let args = match check_args(&tool, args) {
+        Ok(args) => args,
+        Err(message) => return Box::pin(async move { ToolResult::error(message) }),
+    };
+    if let Some(signal) = ctx.signal.as_ref().filter(|s| s.is_aborted()) {
+        let message = aborted_message(&name, &signal.reason());
+        return Box::pin(async move { ToolResult::error(message) });
+    }
+    let mut racers: Vec<LocalBoxFuture<'static, ToolResult>> = Vec::with_capacity(3);
+    if let Some(signal) = ctx.signal.clone() {
+        let name = name.clone();
+        racers.push(Box::pin(async move {
+            signal.wait().await;
+            ToolResult::error(aborted_message(&name, &signal.reason()))
+        }));
+    }
+    if let (Some(ms), Some(clock)) = (ctx.timeout_ms, clock) {
+        let name = name.clone();
+        racers.push(Box::pin(async move {
+            clock.sleep(ms).await;
+            ToolResult::error(format!("Tool \"{name}\" timed out after {ms} ms"))
+        }));
+    }
+    let call = tool.execute(args, ctx);
+    if racers.is_empty() {
+        return call;
+    }
+    racers.insert(0, call);
+    Box::pin(async move { select_all(racers).await.0 })
+}
+
+fn check_args(tool: &SharedTool, args: Value) -> Result<Value, String> {
+    let spec = tool.spec();
+    let args = match args {
+        Value::Null => Value::Object(Map::new()),
+        Value::Object(map) => Value::Object(map),
+        other => {
+            return Err(format!(
+                "Invalid arguments for tool \"{}\": arguments must be a JSON object, got {}",
+                spec.name,
+                json_type(&other)
+            ))
+        }
+    };
+    let issues = schema::validate(&args, &spec.input_schema);
+    if issues.is_empty() {
+        Ok(args)
+    } else {
+        Err(format!(
+            "Invalid arguments for tool \"{}\": {}",
+            spec.name,
+            schema::describe(&issues)
+        ))
+    }
+}
+
+fn aborted_message(name: &str, reason: &str) -> String {
+    if reason.is_empty() {
+        format!("Tool \"{name}\" was aborted")
+    } else {
+        format!("Tool \"{name}\" was aborted: {reason}")
+    }
+}

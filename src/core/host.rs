@@ -1,0 +1,55 @@
+//! What the core needs from its host, as traits. The wasm glue implements them over `fetch`,
+//! `setTimeout`, `AbortSignal` and `crypto`; host tests implement them with fakes.
+
+use std::any::Any;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+/// A boxed future that need not be `Send` (futures are never `Send` on wasm).
+pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// A cancellation signal (an `AbortSignal` in JS).
+///
+/// ```
+/// # use toolnexus::core::host::{Cancel, LocalBoxFuture};
+/// struct Never;
+/// impl Cancel for Never {
+///     fn is_aborted(&self) -> bool { false }
+///     fn reason(&self) -> String { String::new() }
+///     fn wait(&self) -> LocalBoxFuture<'static, ()> { Box::pin(std::future::pending()) }
+///     fn as_any(&self) -> &dyn std::any::Any { self }
+/// }
+/// assert!(!Never.is_aborted());
+/// ```
+pub trait Cancel {
+    /// Whether the signal has fired.
+    fn is_aborted(&self) -> bool;
+    /// A short human description of why it fired (empty when unknown).
+    fn reason(&self) -> String;
+    /// Completes when the signal fires (at once when it already has).
+    fn wait(&self) -> LocalBoxFuture<'static, ()>;
+    /// Lets the host recover its own signal object (the JS `AbortSignal`).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A shared cancellation signal.
+pub type Signal = Rc<dyn Cancel>;
+
+/// Time, as the host keeps it.
+///
+/// ```
+/// # use toolnexus::core::host::{Clock, LocalBoxFuture};
+/// struct Frozen;
+/// impl Clock for Frozen {
+///     fn now_ms(&self) -> f64 { 0.0 }
+///     fn sleep(&self, _ms: f64) -> LocalBoxFuture<'static, ()> { Box::pin(async {}) }
+/// }
+/// assert_eq!(Frozen.now_ms(), 0.0);
+/// ```
+pub trait Clock {
+    /// Milliseconds since the Unix epoch.
+    fn now_ms(&self) -> f64;
+    /// Completes after `ms` milliseconds.
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()>;
+}

@@ -1,0 +1,12 @@
+//! The pure Rust core. Nothing here knows about JavaScript: I/O comes in through the traits in
+//! [`host`], so every behaviour runs natively in host tests.
+
+pub mod adapters;
+pub mod builtins;
+pub mod execute;
+pub mod host;
+pub mod schema;
+pub mod spec;
+pub mod tool;
+pub mod toolkit;
+pub mod types;

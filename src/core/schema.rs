@@ -1,0 +1,388 @@
+//! Validation of tool-call arguments against a tool's `inputSchema`.
+//!
+//! Supports the JSON Schema subset tool definitions use (`type`, `properties`,
+//! `required`, `additionalProperties`, `enum`, `const`, `items`, size and
+//! numeric bounds, `anyOf`, `oneOf`). Other keywords are ignored, and whatever
+//! cannot be understood is treated as "no constraint".
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use serde_json::{Map, Number, Value};
+
+/// Deepest schema nesting that is checked; anything below is accepted.
+const MAX_DEPTH: usize = 64;
+
+/// Maximum number of schema checks per [`validate`] call, which bounds the
+/// work done for pathological `anyOf`/`oneOf` nesting; beyond it checking stops.
+const MAX_STEPS: usize = 1_000_000;
+
+/// The type names `type` may use.
+const TYPE_NAMES: [&str; 7] = [
+    "object", "array", "string", "number", "integer", "boolean", "null",
+];
+
+/// Size keywords (min, max), the verb and the unit used in messages.
+type Size = (&'static str, &'static str, &'static str, &'static str);
+const STRING_SIZE: Size = ("minLength", "maxLength", "be", "character");
+const ARRAY_SIZE: Size = ("minItems", "maxItems", "have", "item");
+
+type Bound = (&'static str, &'static str, fn(Ordering) -> bool);
+
+/// Numeric bound keywords with the operator shown in messages and the test
+/// that `value.cmp(limit)` must pass.
+const BOUNDS: [Bound; 4] = [
+    ("minimum", ">=", Ordering::is_ge),
+    ("exclusiveMinimum", ">", Ordering::is_gt),
+    ("maximum", "<=", Ordering::is_le),
+    ("exclusiveMaximum", "<", Ordering::is_lt),
+];
+
+/// One problem found in the arguments.
+///
+/// `path` is a JSON-pointer-like location such as `city`, `items[2].name`,
+/// or empty for the root.
+///
+/// ```
+/// use toolnexus::core::schema::SchemaIssue;
+///
+/// let issue = SchemaIssue { path: "city".into(), message: "expected string, got number".into() };
+/// assert_eq!(issue.to_string(), "city: expected string, got number");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaIssue {
+    /// Location of the offending value; empty for the root.
+    pub path: String,
+    /// What is wrong there, e.g. `expected string, got number`.
+    pub message: String,
+}
+
+impl fmt::Display for SchemaIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Validates `value` against `schema` and returns every issue found, in
+/// document order; the result is empty when `value` is valid.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::core::schema::validate;
+///
+/// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
+/// assert!(validate(&json!({"city": "Oslo"}), &schema).is_empty());
+/// let issues = validate(&json!({"city": 7}), &schema);
+/// assert_eq!(issues[0].to_string(), "city: expected string, got number");
+/// ```
+pub fn validate(value: &Value, schema: &Value) -> Vec<SchemaIssue> {
+    let mut walker = Walker::default();
+    walker.check(value, schema, At { path: "", depth: 0 });
+    walker.issues
+}
+
+/// Joins issues into one line for the model, separated by `"; "`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::core::schema::{describe, validate};
+///
+/// let schema = json!({"required": ["a", "b"]});
+/// let issues = validate(&json!({}), &schema);
+/// assert_eq!(
+///     describe(&issues),
+///     r#"required property "a" is missing; required property "b" is missing"#
+/// );
+/// ```
+pub fn describe(issues: &[SchemaIssue]) -> String {
+    let parts: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    parts.join("; ")
+}
+
+/// Where a check happens: the value's path and the schema nesting depth.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    path: &'a str,
+    depth: usize,
+}
+
+/// Walks a value and its schema, collecting issues.
+#[derive(Default)]
+struct Walker {
+    issues: Vec<SchemaIssue>,
+    steps: usize,
+}
+
+impl Walker {
+    fn push(&mut self, path: &str, message: impl Into<String>) {
+        let (path, message) = (path.to_owned(), message.into());
+        self.issues.push(SchemaIssue { path, message });
+    }
+
+    fn check(&mut self, value: &Value, schema: &Value, at: At<'_>) {
+        let Some(schema) = schema.as_object() else {
+            return;
+        };
+        if at.depth >= MAX_DEPTH || self.steps >= MAX_STEPS {
+            return;
+        }
+        self.steps += 1;
+        if let Some(types) = declared_types(schema) {
+            if !types.iter().any(|t| type_matches(value, t)) {
+                return self.push(at.path, type_message(&types, value));
+            }
+        }
+        self.check_enum_const(value, schema, at.path);
+        match value {
+            Value::String(s) => self.check_size(schema, at.path, s.chars().count(), STRING_SIZE),
+            Value::Number(n) => self.check_number(n, schema, at.path),
+            Value::Array(items) => self.check_array(items, schema, at),
+            Value::Object(map) => self.check_object(map, schema, at),
+            Value::Bool(_) | Value::Null => {}
+        }
+        self.check_combinators(value, schema, at);
+    }
+
+    fn check_enum_const(&mut self, value: &Value, schema: &Map<String, Value>, path: &str) {
+        if let Some(Value::Array(options)) = schema.get("enum") {
+            if !options.is_empty() && !options.iter().any(|o| json_eq(o, value)) {
+                let list: Vec<String> = options.iter().map(Value::to_string).collect();
+                self.push(path, format!("must be one of {}", list.join(", ")));
+            }
+        }
+        if let Some(expected) = schema.get("const") {
+            if !json_eq(expected, value) {
+                self.push(path, format!("must be equal to {expected}"));
+            }
+        }
+    }
+
+    /// Length bounds: `must be at least 3 characters`, `must have at most 2 items`.
+    fn check_size(&mut self, schema: &Map<String, Value>, path: &str, len: usize, size: Size) {
+        let (min_key, max_key, verb, noun) = size;
+        let len = u64::try_from(len).unwrap_or(u64::MAX);
+        if let Some(min) = count_keyword(schema, min_key).filter(|&min| len < min) {
+            self.push(path, format!("must {verb} at least {}", plural(min, noun)));
+        }
+        if let Some(max) = count_keyword(schema, max_key).filter(|&max| len > max) {
+            self.push(path, format!("must {verb} at most {}", plural(max, noun)));
+        }
+    }
+
+    fn check_number(&mut self, n: &Number, schema: &Map<String, Value>, path: &str) {
+        for (keyword, op, passes) in BOUNDS {
+            let Some(Value::Number(limit)) = schema.get(keyword) else {
+                continue;
+            };
+            if compare(n, limit).is_some_and(|ord| !passes(ord)) {
+                self.push(path, format!("must be {op} {limit}"));
+            }
+        }
+    }
+
+    fn check_array(&mut self, items: &[Value], schema: &Map<String, Value>, at: At<'_>) {
+        self.check_size(schema, at.path, items.len(), ARRAY_SIZE);
+        if let Some(item_schema) = schema.get("items").filter(|s| s.is_object()) {
+            for (i, item) in items.iter().enumerate() {
+                let path = format!("{}[{i}]", at.path);
+                self.check(item, item_schema, at.child(&path));
+            }
+        }
+    }
+
+    fn check_object(&mut self, map: &Map<String, Value>, schema: &Map<String, Value>, at: At<'_>) {
+        if let Some(Value::Array(required)) = schema.get("required") {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !map.contains_key(name) {
+                    let message = format!("required property {} is missing", quote(name));
+                    self.push(at.path, message);
+                }
+            }
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        // Keys matching `patternProperties` are not "additional", but patterns
+        // are not evaluated, so extra keys cannot be judged when there are any.
+        let additional = match schema.get("patternProperties") {
+            Some(_) => None,
+            None => schema.get("additionalProperties"),
+        };
+        for (key, child) in map {
+            let path = key_path(at.path, key);
+            match (properties.and_then(|p| p.get(key)), additional) {
+                (Some(sub), _) | (None, Some(sub @ Value::Object(_))) => {
+                    self.check(child, sub, at.child(&path));
+                }
+                (None, Some(Value::Bool(false))) => self.push(&path, "unexpected property"),
+                (None, _) => {}
+            }
+        }
+    }
+
+    fn check_combinators(&mut self, value: &Value, schema: &Map<String, Value>, at: At<'_>) {
+        if let Some(Value::Array(branches)) = schema.get("anyOf") {
+            if !branches.is_empty() && self.count_matches(value, branches, at, 1) == 0 {
+                self.push(at.path, no_match_message(value, branches));
+            }
+        }
+        if let Some(Value::Array(branches)) = schema.get("oneOf") {
+            match self.count_matches(value, branches, at, 2) {
+                _ if branches.is_empty() => {}
+                0 => self.push(at.path, no_match_message(value, branches)),
+                1 => {}
+                _ => self.push(at.path, "must match exactly one of the allowed schemas"),
+            }
+        }
+    }
+
+    /// Counts the branches `value` satisfies, stopping once `limit` is reached.
+    fn count_matches(
+        &mut self,
+        value: &Value,
+        branches: &[Value],
+        at: At<'_>,
+        limit: usize,
+    ) -> usize {
+        let saved = std::mem::take(&mut self.issues);
+        let mut matches = 0;
+        for branch in branches {
+            self.issues.clear();
+            self.check(value, branch, at.child(at.path));
+            matches += usize::from(self.issues.is_empty());
+            if matches >= limit {
+                break;
+            }
+        }
+        self.issues = saved;
+        matches
+    }
+}
+
+impl<'a> At<'a> {
+    fn child(self, path: &'a str) -> At<'a> {
+        let depth = self.depth + 1;
+        At { path, depth }
+    }
+}
+
+/// The known type names listed by `type`, or `None` when there is no usable one.
+fn declared_types(schema: &Map<String, Value>) -> Option<Vec<&str>> {
+    let mut known = Vec::new();
+    match schema.get("type")? {
+        Value::String(name) => add_type(&mut known, name),
+        Value::Array(list) => {
+            for name in list.iter().filter_map(Value::as_str) {
+                add_type(&mut known, name);
+            }
+        }
+        _ => {}
+    }
+    (!known.is_empty()).then_some(known)
+}
+
+fn add_type<'a>(types: &mut Vec<&'a str>, name: &'a str) {
+    if TYPE_NAMES.contains(&name) && !types.contains(&name) {
+        types.push(name);
+    }
+}
+
+fn type_matches(value: &Value, name: &str) -> bool {
+    let integral = |f: f64| f.is_finite() && f.fract() == 0.0;
+    let is_integer = |n: &Number| n.as_i128().is_some() || n.as_f64().is_some_and(integral);
+    name == type_name(value) || (name == "integer" && value.as_number().is_some_and(is_integer))
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+    }
+}
+
+/// `expected string or null, got number`.
+fn type_message(types: &[&str], value: &Value) -> String {
+    let expected = match types.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => types.join(""),
+    };
+    format!("expected {expected}, got {}", type_name(value))
+}
+
+const NO_MATCH: &str = "does not match any of the allowed schemas";
+
+/// When every branch declares a `type` and none fits, name the types;
+/// otherwise use the generic message.
+fn no_match_message(value: &Value, branches: &[Value]) -> String {
+    let mut types = Vec::new();
+    for branch in branches {
+        let Some(found) = branch.as_object().and_then(declared_types) else {
+            return NO_MATCH.to_owned();
+        };
+        for name in found {
+            add_type(&mut types, name);
+        }
+    }
+    if types.iter().any(|t| type_matches(value, t)) {
+        return NO_MATCH.to_owned();
+    }
+    type_message(&types, value)
+}
+
+/// A non-negative integer keyword such as `minLength` (`3`, or `3.0`).
+fn count_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<u64> {
+    let n = schema.get(keyword)?.as_number()?;
+    let from_float = |f: f64| (f >= 0.0 && f.fract() == 0.0).then_some(f as u64);
+    n.as_u64().or_else(|| n.as_f64().and_then(from_float))
+}
+
+fn plural(n: u64, word: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {word}{s}")
+}
+
+/// Compares numbers exactly when both are integers, as floats otherwise.
+fn compare(a: &Number, b: &Number) -> Option<Ordering> {
+    match (a.as_i128(), b.as_i128()) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+/// JSON equality: numbers compare by value (`1 == 1.0`), objects ignore key order.
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => compare(x, y) == Some(Ordering::Equal),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn quote(s: &str) -> String {
+    Value::String(s.to_owned()).to_string()
+}
+
+/// `address.city`, `city`, or `address["a key"]` for non-identifier keys.
+fn key_path(path: &str, key: &str) -> String {
+    let plain_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if key.is_empty() || !key.chars().all(plain_char) {
+        format!("{path}[{}]", quote(key))
+    } else if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}

@@ -1,0 +1,135 @@
+//! A tool's public description, checked once when the tool is made.
+
+use serde_json::Value;
+
+use super::types::sanitize;
+
+/// Why a tool definition was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The name is empty.
+    #[error("a tool needs a non-empty name")]
+    EmptyName,
+    /// The name has characters providers refuse.
+    #[error("tool name \"{name}\" is invalid: use only letters, digits, \"_\" and \"-\" (sanitize gives \"{suggestion}\")")]
+    InvalidName {
+        /// The name as given.
+        name: String,
+        /// `sanitize(name)`.
+        suggestion: String,
+    },
+    /// The input schema is not a JSON object.
+    #[error("tool \"{name}\": inputSchema must be a JSON Schema object, got {got}")]
+    SchemaNotObject {
+        /// The tool's name.
+        name: String,
+        /// The JSON type that was given.
+        got: &'static str,
+    },
+    /// The input schema describes something other than an object.
+    #[error("tool \"{name}\": inputSchema.type must be \"object\" (tool arguments are always an object), got {got}")]
+    SchemaTypeNotObject {
+        /// The tool's name.
+        name: String,
+        /// The `type` that was given, as JSON.
+        got: String,
+    },
+}
+
+/// Name, description, input schema and source of a tool.
+///
+/// ```
+/// # use toolnexus::core::spec::ToolSpec;
+/// let s = ToolSpec::new("get_weather", "Weather", serde_json::json!({"type": "object"}), "native").unwrap();
+/// assert_eq!(s.source, "native");
+/// assert!(ToolSpec::new("get weather", "", serde_json::json!({}), "native").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    /// Unique name of `[a-zA-Z0-9_-]` characters.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// JSON Schema of the arguments object.
+    pub input_schema: Value,
+    /// `"native" | "mcp" | "skill" | "builtin" | "http" | "a2a" | "relay" | "custom"`.
+    pub source: String,
+}
+
+impl ToolSpec {
+    /// Checks and builds a spec.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        source: impl Into<String>,
+    ) -> Result<Self, SpecError> {
+        let name = name.into();
+        check_name(&name)?;
+        check_schema(&name, &input_schema)?;
+        Ok(ToolSpec {
+            name,
+            description: description.into(),
+            input_schema,
+            source: source.into(),
+        })
+    }
+}
+
+/// The schema a tool gets when it declares none: an object with no properties.
+///
+/// ```
+/// # use toolnexus::core::spec::empty_schema;
+/// assert_eq!(empty_schema()["type"], "object");
+/// ```
+pub fn empty_schema() -> Value {
+    serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false})
+}
+
+fn check_name(name: &str) -> Result<(), SpecError> {
+    if name.is_empty() {
+        return Err(SpecError::EmptyName);
+    }
+    let suggestion = sanitize(name);
+    if suggestion != name {
+        return Err(SpecError::InvalidName {
+            name: name.to_owned(),
+            suggestion,
+        });
+    }
+    Ok(())
+}
+
+fn check_schema(name: &str, schema: &Value) -> Result<(), SpecError> {
+    let Value::Object(map) = schema else {
+        return Err(SpecError::SchemaNotObject {
+            name: name.to_owned(),
+            got: json_type(schema),
+        });
+    };
+    match map.get("type") {
+        None => Ok(()),
+        Some(Value::String(t)) if t == "object" => Ok(()),
+        Some(other) => Err(SpecError::SchemaTypeNotObject {
+            name: name.to_owned(),
+            got: other.to_string(),
+        }),
+    }
+}
+
+/// The JSON type name of a value: `object`, `array`, `string`, `number`, `boolean` or `null`.
+///
+/// ```
+/// # use toolnexus::core::spec::json_type;
+/// assert_eq!(json_type(&serde_json::json!([1])), "array");
+/// ```
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+    }
+}

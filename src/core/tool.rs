@@ -1,0 +1,50 @@
+//! The uniform `Tool` (SPEC §1): a spec the model sees, and an async `execute`.
+
+use serde_json::Value;
+use std::rc::Rc;
+
+use super::host::{LocalBoxFuture, Signal};
+use super::spec::ToolSpec;
+use super::types::{Answer, ToolResult};
+
+/// What a tool receives beside its arguments (SPEC §1 `Context`).
+///
+/// ```
+/// # use toolnexus::core::tool::Context;
+/// let ctx = Context::default();
+/// assert!(ctx.answer.is_none());
+/// ```
+#[derive(Clone, Default)]
+pub struct Context {
+    /// Fires when the caller gives up (run aborted, deadline passed).
+    pub signal: Option<Signal>,
+    /// The caller's time budget for this call, in milliseconds.
+    pub timeout_ms: Option<f64>,
+    /// Present only on the retry after `waitFor` resolved a suspension (SPEC §10).
+    pub answer: Option<Answer>,
+}
+
+/// One tool, whatever its source. `execute` never fails: a failure is an error [`ToolResult`].
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use toolnexus::core::{host::LocalBoxFuture, spec::ToolSpec, tool::{Context, Tool}, types::ToolResult};
+/// struct Echo(ToolSpec);
+/// impl Tool for Echo {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     fn execute(&self, args: Value, _ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+///         Box::pin(async move { ToolResult::ok(args.to_string()) })
+///     }
+/// }
+/// let echo = Echo(ToolSpec::new("echo", "", json!({"type": "object"}), "native").unwrap());
+/// assert_eq!(echo.spec().name, "echo");
+/// ```
+pub trait Tool {
+    /// Name, description, input schema and source.
+    fn spec(&self) -> &ToolSpec;
+    /// Runs the tool with already-validated arguments.
+    fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult>;
+}
+
+/// A shared tool.
+pub type SharedTool = Rc<dyn Tool>;

@@ -1,0 +1,146 @@
+//! The toolkit (SPEC §4): deterministic assembly of every source, routing by name, and the
+//! checks every call goes through before a tool runs.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::builtins;
+use super::execute::run_checked;
+use super::host::{Clock, LocalBoxFuture};
+use super::spec::ToolSpec;
+use super::tool::{Context, SharedTool};
+use super::types::ToolResult;
+
+/// Every tool source, before assembly.
+#[derive(Default)]
+pub struct Sources {
+    /// MCP tools, already named `sanitize(server)_sanitize(tool)`.
+    pub mcp: Vec<SharedTool>,
+    /// The `skill` tool, when skills exist.
+    pub skill: Option<SharedTool>,
+    /// Every built-in tool; the toggle in `builtins_config` picks which stay.
+    pub builtins: Vec<SharedTool>,
+    /// The `builtins` option as given (`false`, `{disabled}`, `{enabled}`, `{tools: {...}}`).
+    pub builtins_config: Option<Value>,
+    /// A2A agent tools.
+    pub agents: Vec<SharedTool>,
+    /// The host's own tools (`extraTools`).
+    pub extras: Vec<SharedTool>,
+    /// Final names to drop, across every source.
+    pub disable_tools: Vec<String>,
+}
+
+/// An assembled set of tools with one router.
+///
+/// ```
+/// # use toolnexus::core::toolkit::{Sources, Toolkit};
+/// let (kit, warnings) = Toolkit::assemble(Sources::default());
+/// assert!(kit.tools().is_empty() && warnings.is_empty());
+/// ```
+#[derive(Default)]
+pub struct Toolkit {
+    tools: Vec<SharedTool>,
+    index: HashMap<String, usize>,
+    clock: Option<Rc<dyn Clock>>,
+}
+
+impl Toolkit {
+    /// Assembles in the contract's order: built-ins shadowed by an extra tool of the same name
+    /// are dropped, then MCP → skill → built-in → agents → extras are concatenated, names in
+    /// `disable_tools` are skipped, and the first of a duplicate name wins. Returns a warning
+    /// per dropped duplicate.
+    pub fn assemble(sources: Sources) -> (Self, Vec<String>) {
+        let extra_names: Vec<String> = sources
+            .extras
+            .iter()
+            .map(|t| t.spec().name.clone())
+            .collect();
+        let builtins = builtins::select(sources.builtins_config.as_ref(), sources.builtins)
+            .into_iter()
+            .filter(|b| !extra_names.contains(&b.spec().name));
+        let all = sources
+            .mcp
+            .into_iter()
+            .chain(sources.skill)
+            .chain(builtins)
+            .chain(sources.agents)
+            .chain(sources.extras);
+        let mut kit = Toolkit::default();
+        let mut warnings = Vec::new();
+        for tool in all {
+            if sources.disable_tools.contains(&tool.spec().name) {
+                continue;
+            }
+            if let Err(warning) = kit.register(tool) {
+                warnings.push(warning);
+            }
+        }
+        (kit, warnings)
+    }
+
+    /// Gives the toolkit a clock, so a call's `timeout_ms` is enforced.
+    pub fn set_clock(&mut self, clock: Rc<dyn Clock>) {
+        self.clock = Some(clock);
+    }
+
+    /// Every tool, in assembly order.
+    pub fn tools(&self) -> &[SharedTool] {
+        &self.tools
+    }
+
+    /// Every tool's spec, in assembly order.
+    pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.tools.iter().map(|t| t.spec())
+    }
+
+    /// The tool called `name`.
+    pub fn get(&self, name: &str) -> Option<SharedTool> {
+        let position = *self.index.get(name)?;
+        self.tools.get(position).cloned()
+    }
+
+    /// Adds a tool; a name already present is kept and the new one refused with a warning.
+    ///
+    /// ```
+    /// # use toolnexus::core::toolkit::Toolkit;
+    /// let kit = Toolkit::default();
+    /// assert!(kit.get("missing").is_none());
+    /// ```
+    pub fn register(&mut self, tool: SharedTool) -> Result<(), String> {
+        let name = tool.spec().name.clone();
+        if self.index.contains_key(&name) {
+            return Err(format!("duplicate tool name \"{name}\" — keeping first"));
+        }
+        self.index.insert(name, self.tools.len());
+        self.tools.push(tool);
+        Ok(())
+    }
+
+    /// Routes a call: an unknown name, arguments that are not an object or do not match the
+    /// tool's input schema each come back as an error result without running anything.
+    pub fn execute(
+        &self,
+        name: &str,
+        args: Value,
+        ctx: Context,
+    ) -> LocalBoxFuture<'static, ToolResult> {
+        match self.get(name) {
+            Some(tool) => run_checked(tool, args, ctx, self.clock.clone()),
+            None => {
+                let result = ToolResult::error(self.unknown_tool_message(name));
+                Box::pin(async move { result })
+            }
+        }
+    }
+
+    fn unknown_tool_message(&self, name: &str) -> String {
+        let names: Vec<&str> = self.specs().map(|s| s.name.as_str()).collect();
+        let available = if names.is_empty() {
+            "none".to_owned()
+        } else {
+            names.join(", ")
+        };
+        format!("Unknown tool: {name}. Available tools: {available}")
+    }
+}

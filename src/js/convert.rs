@@ -1,0 +1,99 @@
+//! The one place where JavaScript values become Rust data and back. Values cross as JSON text,
+//! which keeps JavaScript's own semantics exactly (`toJSON`, dropped `undefined`, key order,
+//! number formatting) and costs one `JSON.stringify` / `JSON.parse` per crossing.
+
+use js_sys::{Reflect, JSON};
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+/// Converts a JS value to JSON data. `undefined` becomes `null`; a value `JSON.stringify`
+/// refuses (a cycle, a BigInt) is an error that says why.
+pub fn to_json(value: &JsValue) -> Result<Value, String> {
+    if value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let text = JSON::stringify(value).map_err(|e| error_text(&e))?;
+    match text.as_string() {
+        Some(text) => serde_json::from_str(&text).map_err(|e| e.to_string()),
+        None => Ok(Value::Null),
+    }
+}
+
+/// Converts Rust data to a fresh JS value.
+pub fn from_json<T: Serialize>(value: &T) -> JsValue {
+    match serde_json::to_string(value) {
+        Ok(text) => from_json_text(&text),
+        Err(_) => JsValue::NULL,
+    }
+}
+
+/// Parses JSON text produced by the core into a JS value.
+pub fn from_json_text(text: &str) -> JsValue {
+    JSON::parse(text).unwrap_or(JsValue::NULL)
+}
+
+/// Decodes a JS value into a typed Rust value through JSON.
+pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+    let json = to_json(value)?;
+    serde_json::from_value(json).map_err(|e| e.to_string())
+}
+
+/// Reads `object[key]`; a missing key, a throwing getter or a non-object gives `undefined`.
+pub fn get(object: &JsValue, key: &str) -> JsValue {
+    if !object.is_object() && !object.is_function() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Whether `object` has `key` as an own or inherited property.
+pub fn has(object: &JsValue, key: &str) -> bool {
+    object.is_object() && Reflect::has(object, &JsValue::from_str(key)).unwrap_or(false)
+}
+
+/// The name `typeof` would give, with `null` and arrays told apart.
+pub fn type_name(value: &JsValue) -> String {
+    if value.is_null() {
+        return "null".into();
+    }
+    if js_sys::Array::is_array(value) {
+        return "array".into();
+    }
+    value
+        .js_typeof()
+        .as_string()
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// A readable message for anything a JS callback threw or rejected with.
+pub fn error_text(thrown: &JsValue) -> String {
+    if let Some(text) = thrown.as_string() {
+        return text;
+    }
+    let message = get(thrown, "message");
+    if let Some(message) = message.as_string() {
+        if !message.is_empty() {
+            return message;
+        }
+        if let Some(name) = get(thrown, "name").as_string() {
+            return name;
+        }
+    }
+    if thrown.is_undefined() || thrown.is_null() {
+        return type_name(thrown);
+    }
+    match JSON::stringify(thrown).ok().and_then(|t| t.as_string()) {
+        Some(text) if text != "{}" => text,
+        _ => js_sys::JsString::from(thrown.clone())
+            .as_string()
+            .unwrap_or_else(|| type_name(thrown)),
+    }
+}
+
+/// A JS `Error` with a stable `code` property beside its message.
+pub fn js_error(code: &str, message: &str) -> JsValue {
+    let error = js_sys::Error::new(message);
+    let _ = Reflect::set(&error, &"code".into(), &code.into());
+    error.into()
+}

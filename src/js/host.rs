@@ -1,0 +1,190 @@
+//! The core's host traits over the JS platform: `Date.now` + `setTimeout` as the clock, an
+//! `AbortSignal` as the cancellation signal, `crypto.getRandomValues` for ids. Every timer and
+//! listener is removed when its future is dropped, so nothing keeps a Node process alive.
+
+use js_sys::{Function, Promise, Reflect, Uint8Array};
+use std::any::Any;
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::convert::{error_text, get};
+use crate::core::host::{Cancel, Clock, LocalBoxFuture};
+
+/// A JS promise plus the clean-up to run if it is dropped before it settles.
+struct Guarded {
+    future: JsFuture,
+    cleanup: Option<Box<dyn FnOnce()>>,
+}
+
+impl Future for Guarded {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        match Pin::new(&mut self.future).poll(cx) {
+            Poll::Ready(_) => {
+                self.cleanup = None;
+                Poll::Ready(())
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        if let Some(cleanup) = self.cleanup.take() {
+            cleanup();
+        }
+    }
+}
+
+/// Builds a promise and keeps its `resolve` function for the caller.
+fn promise_with_resolver() -> (Promise, Option<Function>) {
+    let slot: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
+    let inner = slot.clone();
+    let promise = Promise::new(&mut |resolve, _reject| {
+        *inner.borrow_mut() = Some(resolve);
+    });
+    let resolve = slot.borrow_mut().take();
+    (promise, resolve)
+}
+
+fn global_fn(name: &str) -> Option<Function> {
+    get(&js_sys::global(), name).dyn_into::<Function>().ok()
+}
+
+/// `Date.now()` and `setTimeout`.
+#[derive(Clone, Copy, Default)]
+pub struct JsClock;
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
+        let (promise, resolve) = promise_with_resolver();
+        let (Some(resolve), Some(set_timeout)) = (resolve, global_fn("setTimeout")) else {
+            return Box::pin(std::future::pending());
+        };
+        let global = js_sys::global();
+        let handle = set_timeout
+            .call2(&global, &resolve, &JsValue::from_f64(ms.max(0.0)))
+            .unwrap_or(JsValue::UNDEFINED);
+        let cleanup = Box::new(move || {
+            if let Some(clear) = global_fn("clearTimeout") {
+                let _ = clear.call1(&js_sys::global(), &handle);
+            }
+        });
+        Box::pin(Guarded {
+            future: JsFuture::from(promise),
+            cleanup: Some(cleanup),
+        })
+    }
+}
+
+/// A JS `AbortSignal` seen through the core's [`Cancel`] trait.
+pub struct JsSignal {
+    signal: JsValue,
+}
+
+impl JsSignal {
+    /// Wraps `value` when it looks like an `AbortSignal` (`aborted` and `addEventListener`).
+    pub fn from_js(value: &JsValue) -> Option<Self> {
+        let looks_right = get(value, "aborted").as_bool().is_some()
+            && get(value, "addEventListener").is_function();
+        looks_right.then(|| JsSignal {
+            signal: value.clone(),
+        })
+    }
+
+    /// The JS signal itself.
+    pub fn js(&self) -> &JsValue {
+        &self.signal
+    }
+}
+
+impl Cancel for JsSignal {
+    fn is_aborted(&self) -> bool {
+        get(&self.signal, "aborted").as_bool().unwrap_or(false)
+    }
+
+    fn reason(&self) -> String {
+        let reason = get(&self.signal, "reason");
+        if reason.is_undefined() {
+            String::new()
+        } else {
+            error_text(&reason)
+        }
+    }
+
+    fn wait(&self) -> LocalBoxFuture<'static, ()> {
+        if self.is_aborted() {
+            return Box::pin(async {});
+        }
+        let (promise, resolve) = promise_with_resolver();
+        let Some(resolve) = resolve else {
+            return Box::pin(std::future::pending());
+        };
+        let add = get(&self.signal, "addEventListener");
+        if let Ok(add) = add.dyn_into::<Function>() {
+            let _ = add.call2(&self.signal, &"abort".into(), &resolve);
+        }
+        let signal = self.signal.clone();
+        let cleanup = Box::new(move || {
+            if let Ok(remove) = get(&signal, "removeEventListener").dyn_into::<Function>() {
+                let _ = remove.call2(&signal, &"abort".into(), &resolve);
+            }
+        });
+        Box::pin(Guarded {
+            future: JsFuture::from(promise),
+            cleanup: Some(cleanup),
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A random id such as `pnd-3f9a0c1d5e7b2a4c`, from `crypto.getRandomValues` when the runtime
+/// has it (every browser, Node ≥ 19, Deno) and `Math.random` otherwise.
+pub fn random_id(prefix: &str) -> String {
+    let bytes = Uint8Array::new_with_length(8);
+    let crypto = get(&js_sys::global(), "crypto");
+    let filled = get(&crypto, "getRandomValues")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call1(&crypto, &bytes).ok())
+        .is_some();
+    let mut raw = bytes.to_vec();
+    if !filled {
+        raw = raw
+            .iter()
+            .map(|_| (js_sys::Math::random() * 256.0) as u8)
+            .collect();
+    }
+    let hex: String = raw.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{prefix}-{hex}")
+}
+
+/// Reads `ctx.signal` from a JS context object; anything that is not an `AbortSignal` is an
+/// error, so a typo never silently disables cancellation.
+pub fn signal_from(ctx: &JsValue) -> Result<Option<Rc<JsSignal>>, String> {
+    let value = get(ctx, "signal");
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    JsSignal::from_js(&value)
+        .map(|s| Some(Rc::new(s)))
+        .ok_or_else(|| "ctx.signal must be an AbortSignal".to_owned())
+}
+
+/// Sets `object[key] = value`, ignoring a frozen object.
+pub fn set(object: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(object, &JsValue::from_str(key), value);
+}

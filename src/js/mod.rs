@@ -1,0 +1,20 @@
+//! The wasm-bindgen glue: each file adapts one exported area of the core to JavaScript.
+//! Decoding and encoding of values happens only in [`convert`].
+
+pub mod convert;
+pub mod host;
+pub mod promise;
+pub mod tool;
+pub mod tool_result;
+pub mod toolkit;
+pub mod types;
+pub mod typings;
+
+use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: makes a Rust panic, should one ever slip
+/// through, visible in the console instead of an opaque `unreachable`.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}

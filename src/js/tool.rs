@@ -1,0 +1,265 @@
+//! Tools whose behaviour is JavaScript: `defineTool({name, description, inputSchema, run})`,
+//! and any object shaped like a reference `Tool` (`execute(args, ctx)`). Both become one core
+//! [`Tool`]; the exported `Tool` class gives any core tool a JS face.
+
+use js_sys::{Function, Object};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{from_json, get, js_error, to_json, type_name};
+use super::host::{set, signal_from, JsClock, JsSignal};
+use super::promise::call2;
+use super::tool_result::decode_outcome;
+use crate::core::execute::run_checked;
+use crate::core::host::LocalBoxFuture;
+use crate::core::spec::{empty_schema, ToolSpec};
+use crate::core::tool::{Context, SharedTool, Tool};
+use crate::core::types::{Answer, ToolResult};
+
+/// A core tool that calls a JS function `func` (with `this`) as `func(args, ctx)`.
+pub struct JsTool {
+    spec: ToolSpec,
+    this: JsValue,
+    func: Function,
+}
+
+impl Tool for JsTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+        let name = self.spec.name.clone();
+        let (this, func) = (self.this.clone(), self.func.clone());
+        Box::pin(async move {
+            let js_args = from_json(&args);
+            let js_ctx = ctx_to_js(&ctx);
+            let outcome = call2(&func, &this, &js_args, &js_ctx).await;
+            decode_outcome(&name, outcome)
+        })
+    }
+}
+
+/// Builds a core tool from a JS value: a reference-shaped tool object (`execute`), the
+/// `Tool` class, or `defineTool` options (`run`). `default_source` fills a missing `source`.
+pub fn tool_from_js(value: &JsValue, default_source: &str) -> Result<SharedTool, String> {
+    let spec = spec_from_js(value, default_source)?;
+    let execute = get(value, "execute").dyn_into::<Function>();
+    let run = get(value, "run").dyn_into::<Function>();
+    let (this, func) = match (execute, run) {
+        (Ok(execute), _) => (value.clone(), execute),
+        (Err(_), Ok(run)) => (JsValue::UNDEFINED, run),
+        _ => {
+            return Err(format!(
+                "tool \"{}\" needs an execute(args, ctx) function",
+                spec.name
+            ))
+        }
+    };
+    Ok(Rc::new(JsTool { spec, this, func }))
+}
+
+/// Reads and checks `name`, `description`, `inputSchema` and `source` of a JS tool.
+pub fn spec_from_js(value: &JsValue, default_source: &str) -> Result<ToolSpec, String> {
+    if !value.is_object() {
+        return Err(format!(
+            "a tool must be an object with name, description, inputSchema and execute, got {}",
+            type_name(value)
+        ));
+    }
+    let name = get(value, "name");
+    let Some(name) = name.as_string() else {
+        return Err(format!(
+            "a tool needs a string \"name\", got {}",
+            type_name(&name)
+        ));
+    };
+    let description = optional_string(value, "description", &name)?.unwrap_or_default();
+    let source = optional_string(value, "source", &name)?.unwrap_or_else(|| default_source.into());
+    let schema = get(value, "inputSchema");
+    let schema = if schema.is_undefined() || schema.is_null() {
+        empty_schema()
+    } else {
+        to_json(&schema)
+            .map_err(|why| format!("tool \"{name}\": inputSchema is not JSON: {why}"))?
+    };
+    ToolSpec::new(name, description, schema, source).map_err(|e| e.to_string())
+}
+
+fn optional_string(value: &JsValue, key: &str, tool: &str) -> Result<Option<String>, String> {
+    let field = get(value, key);
+    if field.is_undefined() || field.is_null() {
+        return Ok(None);
+    }
+    field.as_string().map(Some).ok_or_else(|| {
+        format!(
+            "tool \"{tool}\": \"{key}\" must be a string, got {}",
+            type_name(&field)
+        )
+    })
+}
+
+/// The JS view of a [`Context`]: `{signal?, timeout?, answer?}`.
+pub fn ctx_to_js(ctx: &Context) -> JsValue {
+    let object: JsValue = Object::new().into();
+    if let Some(signal) = ctx
+        .signal
+        .as_ref()
+        .and_then(|s| s.as_any().downcast_ref::<JsSignal>())
+    {
+        set(&object, "signal", signal.js());
+    }
+    if let Some(ms) = ctx.timeout_ms {
+        set(&object, "timeout", &JsValue::from_f64(ms));
+    }
+    if let Some(answer) = &ctx.answer {
+        set(&object, "answer", &from_json(answer));
+    }
+    object
+}
+
+/// Reads a JS `{signal?, timeout?, answer?}`; a value of the wrong type is an error.
+pub fn ctx_from_js(value: &JsValue) -> Result<Context, String> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Context::default());
+    }
+    if !value.is_object() {
+        return Err(format!("ctx must be an object, got {}", type_name(value)));
+    }
+    let signal = signal_from(value)?.map(|s| s as crate::core::host::Signal);
+    let timeout = get(value, "timeout");
+    let timeout_ms = match timeout.as_f64() {
+        Some(ms) if ms.is_finite() && ms >= 0.0 => Some(ms),
+        None if timeout.is_undefined() || timeout.is_null() => None,
+        _ => return Err("ctx.timeout must be a non-negative number of milliseconds".into()),
+    };
+    let answer = get(value, "answer");
+    let answer = if answer.is_undefined() || answer.is_null() {
+        None
+    } else {
+        let json = to_json(&answer)?;
+        Some(serde_json::from_value::<Answer>(json).map_err(|_| {
+            "ctx.answer must be an Answer {id: string, ok: boolean, data?: object, reason?: string}".to_owned()
+        })?)
+    };
+    Ok(Context {
+        signal,
+        timeout_ms,
+        answer,
+    })
+}
+
+/// Decodes a JS call's arguments and context; a bad value becomes the error result the caller
+/// gets back instead of running the tool.
+pub fn decode_call(
+    name: &str,
+    args: &JsValue,
+    ctx: &JsValue,
+) -> Result<(Value, Context), ToolResult> {
+    let args = to_json(args).map_err(|why| {
+        ToolResult::error(format!("Invalid arguments for tool \"{name}\": {why}"))
+    })?;
+    let ctx = ctx_from_js(ctx)
+        .map_err(|why| ToolResult::error(format!("Tool \"{name}\" was not run: {why}")))?;
+    Ok((args, ctx))
+}
+
+/// A tool, whatever its source.
+///
+/// ```js
+/// const t = defineTool({ name: "add", description: "Adds", run: ({ a, b }) => String(a + b) })
+/// t.name // "add"
+/// await t.execute({ a: 1, b: 2 }) // { output: "3", isError: false }
+/// ```
+#[wasm_bindgen(js_name = Tool)]
+pub struct ToolHandle {
+    inner: SharedTool,
+}
+
+impl ToolHandle {
+    /// Gives a core tool its JS face.
+    pub fn new(inner: SharedTool) -> Self {
+        ToolHandle { inner }
+    }
+}
+
+#[wasm_bindgen(js_class = Tool)]
+impl ToolHandle {
+    /// The tool's unique name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner.spec().name.clone()
+    }
+
+    /// What the tool does, for the model.
+    #[wasm_bindgen(getter)]
+    pub fn description(&self) -> String {
+        self.inner.spec().description.clone()
+    }
+
+    /// Where the tool comes from: `"native"`, `"mcp"`, `"builtin"`, …
+    #[wasm_bindgen(getter)]
+    pub fn source(&self) -> String {
+        self.inner.spec().source.clone()
+    }
+
+    /// The JSON Schema of the arguments (a fresh copy).
+    #[wasm_bindgen(getter, js_name = inputSchema, unchecked_return_type = "JSONSchema")]
+    pub fn input_schema(&self) -> JsValue {
+        from_json(&self.inner.spec().input_schema)
+    }
+
+    /// Runs the tool. Arguments are checked against `inputSchema` first; every failure,
+    /// including a throw inside the tool, resolves to `{isError: true, output}`.
+    ///
+    /// ```js
+    /// const r = await tool.execute({ city: "Paris" }, { signal: AbortSignal.timeout(5000) })
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
+    pub fn execute(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ToolContext | undefined")] ctx: JsValue,
+    ) -> js_sys::Promise {
+        let call = decode_call(&self.inner.spec().name, &args, &ctx)
+            .map(|(args, ctx)| run_checked(self.inner.clone(), args, ctx, Some(Rc::new(JsClock))));
+        wasm_bindgen_futures::future_to_promise(async move {
+            let result = match call {
+                Ok(call) => call.await,
+                Err(result) => result,
+            };
+            Ok(from_json(&result))
+        })
+    }
+}
+
+/// Turns a JS function into a tool (`source: "native"` unless given). `run(args, ctx)` may
+/// return a string, a `ToolResult`, or a Promise of either; a throw or rejection of anything
+/// becomes `{isError: true, output: <message>}`.
+///
+/// ```js
+/// import { defineTool } from "toolnexus-wasm"
+/// const weather = defineTool({
+///   name: "get_weather",
+///   description: "Current weather for a city",
+///   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+///   run: async ({ city }) => `Sunny in ${city}`,
+/// })
+/// ```
+#[wasm_bindgen(js_name = defineTool)]
+pub fn define_tool(
+    #[wasm_bindgen(unchecked_param_type = "DefineToolOptions")] options: JsValue,
+) -> Result<ToolHandle, JsValue> {
+    if !get(&options, "run").is_function() {
+        return Err(js_error(
+            "invalid_tool",
+            "defineTool: options.run must be a function (args, ctx) => string | ToolResult | Promise",
+        ));
+    }
+    let spec = spec_from_js(&options, "native")
+        .map_err(|why| js_error("invalid_tool", &format!("defineTool: {why}")))?;
+    let func = get(&options, "run").unchecked_into::<Function>();
+    let this = JsValue::UNDEFINED;
+    Ok(ToolHandle::new(Rc::new(JsTool { spec, this, func })))
+}

@@ -1,0 +1,282 @@
+//! `createToolkit(options)` and the `Toolkit` class (SPEC §4) over the core toolkit.
+
+use js_sys::Array;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
+use super::host::JsClock;
+use super::tool::{decode_call, tool_from_js, ToolHandle};
+use crate::core::adapters;
+use crate::core::tool::SharedTool;
+use crate::core::toolkit::{Sources, Toolkit};
+
+/// Options of this version that are recognised but not built yet: refusing them beats
+/// silently ignoring them.
+const NOT_YET: [&str; 5] = [
+    "skills",
+    "skillsDir",
+    "skillProvider",
+    "agents",
+    "skillsFilter",
+];
+
+struct State {
+    kit: RefCell<Toolkit>,
+    /// The JS object each tool was given as, by name (core-made tools get a `Tool` face).
+    faces: RefCell<HashMap<String, JsValue>>,
+}
+
+impl State {
+    fn face(&self, tool: &SharedTool) -> JsValue {
+        let name = tool.spec().name.clone();
+        self.faces
+            .borrow_mut()
+            .entry(name)
+            .or_insert_with(|| ToolHandle::new(tool.clone()).into())
+            .clone()
+    }
+
+    /// Registers JS tools; remembers the face of each one that was kept.
+    fn add(&self, tools: Vec<(SharedTool, JsValue)>) {
+        for (tool, face) in tools {
+            let name = tool.spec().name.clone();
+            match self.kit.borrow_mut().register(tool) {
+                Ok(()) => {
+                    self.faces.borrow_mut().insert(name, face);
+                }
+                Err(warning) => warn(&warning),
+            }
+        }
+    }
+}
+
+fn warn(message: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(&format!("[toolnexus] {message}")));
+}
+
+/// An assembled set of tools with one router and the provider adapters.
+///
+/// ```js
+/// const toolkit = await createToolkit({ extraTools: [weather] })
+/// toolkit.toOpenAI() // [{ type: "function", function: { name: "get_weather", … } }]
+/// await toolkit.execute("get_weather", { city: "Paris" })
+/// ```
+#[wasm_bindgen(js_name = Toolkit)]
+pub struct ToolkitHandle {
+    state: Rc<State>,
+}
+
+#[wasm_bindgen(js_class = Toolkit)]
+impl ToolkitHandle {
+    /// Every tool, in assembly order (MCP → skill → built-in → extra tools).
+    #[wasm_bindgen(unchecked_return_type = "Tool[]")]
+    pub fn tools(&self) -> Array {
+        let kit = self.state.kit.borrow();
+        kit.tools().iter().map(|t| self.state.face(t)).collect()
+    }
+
+    /// The tool called `name`, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "Tool | undefined")]
+    pub fn get(&self, name: &str) -> JsValue {
+        let tool = self.state.kit.borrow().get(name);
+        tool.map_or(JsValue::UNDEFINED, |t| self.state.face(&t))
+    }
+
+    /// Adds tools at run time; the first of a duplicate name wins (the later one is refused
+    /// with a console warning). `register(...tools)` is the variadic form of this.
+    ///
+    /// ```js
+    /// toolkit.registerAll([toolA, toolB])
+    /// ```
+    #[wasm_bindgen(js_name = registerAll)]
+    pub fn register_all(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
+    ) -> Result<(), JsValue> {
+        let tools = tools_from_js(&tools, "register")?;
+        self.state.add(tools);
+        Ok(())
+    }
+
+    /// Runs the tool `name`. An unknown name, arguments that are not an object or do not match
+    /// the tool's `inputSchema`, and every tool failure resolve to `{isError: true, output}`.
+    ///
+    /// ```js
+    /// const r = await toolkit.execute("get_weather", { city: "Paris" }, { timeout: 10_000 })
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
+    pub fn execute(
+        &self,
+        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ToolContext | undefined")] ctx: JsValue,
+    ) -> js_sys::Promise {
+        let call = decode_call(name, &args, &ctx)
+            .map(|(args, ctx)| self.state.kit.borrow().execute(name, args, ctx));
+        wasm_bindgen_futures::future_to_promise(async move {
+            let result = match call {
+                Ok(call) => call.await,
+                Err(result) => result,
+            };
+            Ok(from_json(&result))
+        })
+    }
+
+    /// The skill catalog for the system prompt; empty while the toolkit has no skills.
+    #[wasm_bindgen(js_name = skillsPrompt)]
+    pub fn skills_prompt(&self) -> String {
+        String::new()
+    }
+
+    /// Each MCP server's status: `"connected" | "disabled" | "failed"`.
+    #[wasm_bindgen(js_name = mcpStatus, unchecked_return_type = "Record<string, McpStatus>")]
+    pub fn mcp_status(&self) -> JsValue {
+        js_sys::Object::new().into()
+    }
+
+    /// OpenAI tool schemas: `[{type: "function", function: {name, description, parameters}}]`.
+    #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
+    pub fn to_openai(&self) -> JsValue {
+        from_json_text(&adapters::to_openai(self.state.kit.borrow().specs()).to_string())
+    }
+
+    /// Anthropic tool schemas: `[{name, description, input_schema}]`.
+    #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
+    pub fn to_anthropic(&self) -> JsValue {
+        from_json_text(&adapters::to_anthropic(self.state.kit.borrow().specs()).to_string())
+    }
+
+    /// Gemini tool schemas: `[{functionDeclarations: [{name, description, parameters}]}]`.
+    #[wasm_bindgen(js_name = toGemini, unchecked_return_type = "GeminiTools")]
+    pub fn to_gemini(&self) -> JsValue {
+        from_json_text(&adapters::to_gemini(self.state.kit.borrow().specs()).to_string())
+    }
+
+    /// Releases what the toolkit holds (MCP sessions, once they exist).
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn close(&self) -> js_sys::Promise {
+        js_sys::Promise::resolve(&JsValue::UNDEFINED)
+    }
+}
+
+/// Reads a JS array of tools; the first bad entry is a thrown error naming its position.
+fn tools_from_js(value: &JsValue, what: &str) -> Result<Vec<(SharedTool, JsValue)>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    if !Array::is_array(value) {
+        let message = format!(
+            "{what}: expected an array of tools, got {}",
+            type_name(value)
+        );
+        return Err(js_error("invalid_options", &message));
+    }
+    let mut tools = Vec::new();
+    for (index, item) in Array::from(value).iter().enumerate() {
+        let tool = tool_from_js(&item, "custom")
+            .map_err(|why| js_error("invalid_tool", &format!("{what}[{index}]: {why}")))?;
+        tools.push((tool, item));
+    }
+    Ok(tools)
+}
+
+fn string_list(options: &JsValue, key: &str) -> Result<Vec<String>, JsValue> {
+    match to_json(&get(options, key)) {
+        Ok(Value::Null) => Ok(Vec::new()),
+        Ok(Value::Array(items)) if items.iter().all(Value::is_string) => Ok(items
+            .into_iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()),
+        _ => Err(js_error(
+            "invalid_options",
+            &format!("createToolkit: {key} must be an array of strings"),
+        )),
+    }
+}
+
+fn builtins_config(options: &JsValue) -> Result<Option<Value>, JsValue> {
+    let mut config = get(options, "builtins");
+    let mcp_config = get(options, "mcpConfig");
+    if config.is_undefined() && mcp_config.is_object() {
+        config = get(&mcp_config, "builtins");
+    }
+    match to_json(&config) {
+        Ok(Value::Null) => Ok(None),
+        Ok(value @ (Value::Bool(_) | Value::Object(_))) => Ok(Some(value)),
+        _ => Err(js_error(
+            "invalid_options",
+            "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}",
+        )),
+    }
+}
+
+fn refuse_unbuilt(options: &JsValue) -> Result<(), JsValue> {
+    if let Some(key) = NOT_YET.iter().find(|k| !get(options, k).is_undefined()) {
+        let message = format!("createToolkit: option \"{key}\" is not available in this version of toolnexus-wasm yet");
+        return Err(js_error("unsupported", &message));
+    }
+    let mcp = get(options, "mcpConfig");
+    let has_servers = ["mcpServers", "servers", "mcp"]
+        .iter()
+        .any(|k| !get(&mcp, k).is_undefined());
+    if mcp.as_string().is_some() || has_servers {
+        let message =
+            "createToolkit: MCP servers are not available in this version of toolnexus-wasm yet";
+        return Err(js_error("unsupported", message));
+    }
+    Ok(())
+}
+
+fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
+    if !(options.is_undefined() || options.is_null() || options.is_object()) {
+        let message = format!(
+            "createToolkit: options must be an object, got {}",
+            type_name(options)
+        );
+        return Err(js_error("invalid_options", &message));
+    }
+    refuse_unbuilt(options)?;
+    let extras = tools_from_js(&get(options, "extraTools"), "extraTools")?;
+    let sources = Sources {
+        builtins_config: builtins_config(options)?,
+        disable_tools: string_list(options, "disableTools")?,
+        extras: extras.iter().map(|(t, _)| t.clone()).collect(),
+        ..Sources::default()
+    };
+    let (mut kit, warnings) = Toolkit::assemble(sources);
+    warnings.iter().for_each(|w| warn(w));
+    kit.set_clock(Rc::new(JsClock));
+    let mut faces = HashMap::new();
+    for (tool, face) in extras {
+        let kept = kit.get(&tool.spec().name);
+        if kept.is_some_and(|k| std::ptr::addr_eq(Rc::as_ptr(&k), Rc::as_ptr(&tool))) {
+            faces.insert(tool.spec().name.clone(), face);
+        }
+    }
+    let state = State {
+        kit: RefCell::new(kit),
+        faces: RefCell::new(faces),
+    };
+    Ok(ToolkitHandle {
+        state: Rc::new(state),
+    })
+}
+
+/// Assembles a toolkit (SPEC §4). Resolves to a [`Toolkit`]; invalid options reject with an
+/// `Error` whose `code` says what kind of problem it is.
+///
+/// ```js
+/// import { createToolkit, defineTool } from "toolnexus-wasm"
+/// const toolkit = await createToolkit({ extraTools: [weather], builtins: { tools: { bash: false } } })
+/// ```
+#[wasm_bindgen(js_name = createToolkit, unchecked_return_type = "Promise<Toolkit>")]
+pub fn create_toolkit(
+    #[wasm_bindgen(unchecked_param_type = "ToolkitOptions | undefined")] options: JsValue,
+) -> js_sys::Promise {
+    let built = build(&options);
+    wasm_bindgen_futures::future_to_promise(async move { built.map(JsValue::from) })
+}

@@ -1,0 +1,146 @@
+//! `sanitize`, `pending`, `authRequired`, `pendingOf` and the stand-alone adapters.
+
+use js_sys::Array;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
+use super::host::random_id;
+use super::tool::spec_from_js;
+use crate::core::adapters;
+use crate::core::spec::ToolSpec;
+use crate::core::types::{self, Request};
+
+/// Replaces every character outside `[a-zA-Z0-9_-]` with `_`.
+///
+/// ```js
+/// sanitize("my server.v2") // "my_server_v2"
+/// ```
+#[wasm_bindgen]
+pub fn sanitize(value: &str) -> String {
+    types::sanitize(value)
+}
+
+/// Builds a suspension (SPEC §10): `{output: prompt (+ "\n" + url), isError: true,
+/// metadata: {pending: request}}`. A missing `id` is generated.
+///
+/// ```js
+/// return pending({ kind: "approval", prompt: "Send 3 emails?", data: { count: 3 } })
+/// ```
+#[wasm_bindgen(unchecked_return_type = "ToolResult")]
+pub fn pending(
+    #[wasm_bindgen(unchecked_param_type = "PendingInput")] request: JsValue,
+) -> Result<JsValue, JsValue> {
+    let mut json = match to_json(&request) {
+        Ok(Value::Object(map)) => map,
+        _ => {
+            let message = format!("pending: expected a request object {{kind, prompt, id?, url?, data?, expiresAt?}}, got {}", type_name(&request));
+            return Err(js_error("invalid_request", &message));
+        }
+    };
+    if !json.contains_key("id") {
+        json.insert("id".into(), Value::String(random_id("pnd")));
+    }
+    let request: Request = serde_json::from_value(Value::Object(json)).map_err(|why| {
+        js_error(
+            "invalid_request",
+            &format!("pending: invalid request: {why}"),
+        )
+    })?;
+    Ok(from_json(&types::pending(request)))
+}
+
+/// Sugar for `pending({kind: "authorization", url, prompt})`; the prompt defaults to
+/// `"Authorization required to continue"`.
+///
+/// ```js
+/// return authRequired("https://example.com/login")
+/// ```
+#[wasm_bindgen(js_name = authRequired, unchecked_return_type = "ToolResult")]
+pub fn auth_required(url: String, prompt: Option<String>) -> JsValue {
+    let request = Request {
+        id: random_id("pnd"),
+        kind: "authorization".into(),
+        prompt: prompt.unwrap_or_else(|| "Authorization required to continue".into()),
+        url: Some(url),
+        data: None,
+        expires_at: None,
+    };
+    from_json(&types::pending(request))
+}
+
+/// The `Request` a suspended result carries, or `undefined` for every ordinary result
+/// (failures included). Never throws, whatever it is given.
+///
+/// ```js
+/// const req = pendingOf(result)
+/// if (req) showDialog(req.prompt)
+/// ```
+#[wasm_bindgen(js_name = pendingOf, unchecked_return_type = "Request | undefined")]
+pub fn pending_of(
+    #[wasm_bindgen(unchecked_param_type = "ToolResult | undefined | null")] result: JsValue,
+) -> JsValue {
+    let candidate = get(&get(&result, "metadata"), "pending");
+    let valid = to_json(&candidate)
+        .ok()
+        .and_then(|json| types::request_from_value(&json))
+        .is_some();
+    if valid {
+        candidate
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+fn specs(tools: &JsValue) -> Result<Vec<ToolSpec>, JsValue> {
+    if !Array::is_array(tools) {
+        let message = format!("expected an array of tools, got {}", type_name(tools));
+        return Err(js_error("invalid_tool", &message));
+    }
+    Array::from(tools)
+        .iter()
+        .map(|t| spec_from_js(&t, "custom").map_err(|why| js_error("invalid_tool", &why)))
+        .collect()
+}
+
+/// OpenAI tool schemas for any tool list.
+///
+/// ```js
+/// toOpenAI([weather]) // [{ type: "function", function: { name, description, parameters } }]
+/// ```
+#[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
+pub fn to_openai(
+    #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
+) -> Result<JsValue, JsValue> {
+    Ok(from_json_text(
+        &adapters::to_openai(&specs(&tools)?).to_string(),
+    ))
+}
+
+/// Anthropic tool schemas for any tool list.
+///
+/// ```js
+/// toAnthropic([weather]) // [{ name, description, input_schema }]
+/// ```
+#[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
+pub fn to_anthropic(
+    #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
+) -> Result<JsValue, JsValue> {
+    Ok(from_json_text(
+        &adapters::to_anthropic(&specs(&tools)?).to_string(),
+    ))
+}
+
+/// Gemini tool schemas for any tool list (one element wrapping every declaration).
+///
+/// ```js
+/// toGemini([weather]) // [{ functionDeclarations: [{ name, description, parameters }] }]
+/// ```
+#[wasm_bindgen(js_name = toGemini, unchecked_return_type = "GeminiTools")]
+pub fn to_gemini(
+    #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
+) -> Result<JsValue, JsValue> {
+    Ok(from_json_text(
+        &adapters::to_gemini(&specs(&tools)?).to_string(),
+    ))
+}
