@@ -7,15 +7,23 @@ cd "$(dirname "$0")/.."
 cargo build --quiet --release --target wasm32-unknown-unknown --lib
 wasm=target/wasm32-unknown-unknown/release/toolnexus.wasm
 
-rm -rf pkg/web pkg/node
-wasm-bindgen --target web --out-dir pkg/web "$wasm"
-wasm-bindgen --target nodejs --out-dir pkg/node "$wasm"
-echo '{ "type": "commonjs" }' > pkg/node/package.json
+# Built in a staging folder, then swapped in, so a reader of pkg/ never sees a half-built package.
+stage=target/pkg-stage
+rm -rf "$stage" && mkdir -p "$stage"
+wasm-bindgen --target web --out-dir "$stage/web" "$wasm"
+wasm-bindgen --target nodejs --out-dir "$stage/node" "$wasm"
+echo '{ "type": "commonjs" }' > "$stage/node/package.json"
 
 # Debian's binaryen is too old for this module; the npm package's wasm-opt is the one to use.
 opt=node_modules/.bin/wasm-opt
-for f in pkg/web/toolnexus_bg.wasm pkg/node/toolnexus_bg.wasm; do
+for f in "$stage/web/toolnexus_bg.wasm" "$stage/node/toolnexus_bg.wasm"; do
   "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-reference-types --enable-multivalue --enable-mutable-globals "$f" -o "$f"
+done
+for target in web node; do
+  rm -rf "pkg/$target.old"
+  [ -d "pkg/$target" ] && mv "pkg/$target" "pkg/$target.old"
+  mv "$stage/$target" "pkg/$target"
+  rm -rf "pkg/$target.old"
 done
 printf '[build] pkg/web/toolnexus_bg.wasm: %s bytes\n' "$(stat -c %s pkg/web/toolnexus_bg.wasm)"

@@ -15,6 +15,6 @@ use wasm_bindgen::prelude::*;
 /// Runs once when the module is instantiated: makes a Rust panic, should one ever slip
 /// through, visible in the console instead of an opaque `unreachable`.
 #[wasm_bindgen(start)]
-pub fn start() {
+fn start() {
     console_error_panic_hook::set_once();
 }

@@ -112,9 +112,10 @@ impl ToolkitHandle {
     pub fn execute(
         &self,
         name: &str,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ToolContext | undefined")] ctx: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ToolContext")] ctx: Option<JsValue>,
     ) -> js_sys::Promise {
+        let (args, ctx) = (args.unwrap_or(JsValue::NULL), ctx.unwrap_or(JsValue::UNDEFINED));
         let call = decode_call(name, &args, &ctx)
             .map(|(args, ctx)| self.state.kit.borrow().execute(name, args, ctx));
         wasm_bindgen_futures::future_to_promise(async move {
@@ -275,8 +276,8 @@ fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
 /// ```
 #[wasm_bindgen(js_name = createToolkit, unchecked_return_type = "Promise<Toolkit>")]
 pub fn create_toolkit(
-    #[wasm_bindgen(unchecked_param_type = "ToolkitOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ToolkitOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
-    let built = build(&options);
+    let built = build(&options.unwrap_or(JsValue::UNDEFINED));
     wasm_bindgen_futures::future_to_promise(async move { built.map(JsValue::from) })
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every test layer in order and says what each one ran. Assumes setup.sh and build.sh ran
+# (npm test does both first). Stops at the first failing layer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+layer() { printf '\n=== %s ===\n' "$*"; }
+
+layer "1/8 static checks: rustfmt, clippy (host and wasm32), core purity"
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
+bash scripts/check-core-purity.sh
+
+layer "2/8 host tests: cargo test (core behaviour, fixtures, property tests)"
+cargo test --quiet 2>&1 | tee target/host-tests.log | grep -E '^(test result|running)|FAILED|panicked' || true
+if grep -qE 'FAILED|error(\[|:)' target/host-tests.log || ! grep -q 'test result: ok' target/host-tests.log; then
+  echo "host tests failed"; exit 1
+fi
+
+layer "3/8 conformance fixtures (../shared/conformance, skipped when absent)"
+node --test tests/conformance/
+
+layer "4/8 public JS API on the built package: node --test tests/js"
+node --test tests/js/
+
+layer "5/8 types: tsc --noEmit --strict over examples/ and the type tests"
+node_modules/.bin/tsc -p tests/types/tsconfig.json
+
+layer "6-8/8 wasm-bindgen (Node, Chromium), Deno, Vite build in Chromium, Playwright e2e"
+bash scripts/test-browser.sh
+
+printf '\nall layers passed\n'

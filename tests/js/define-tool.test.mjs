@@ -1,0 +1,205 @@
+// defineTool: the definition checks, the getters, the context, and the one ToolResult every
+// return value, throw and rejection becomes (src/js/tool_result.rs).
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { defineTool, Tool } from "../../pkg/node.mjs"
+
+const EMPTY_SCHEMA = { type: "object", properties: {}, additionalProperties: false }
+
+async function outcome(run) {
+  return defineTool({ name: "t", description: "d", run }).execute({})
+}
+const ok = (output) => ({ output, isError: false })
+const err = (output) => ({ output, isError: true })
+
+test("getters: name, description, source, inputSchema", () => {
+  const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+  const tool = defineTool({ name: "get_weather", description: "Weather", inputSchema: schema, source: "custom", run: () => "" })
+  assert.ok(tool instanceof Tool)
+  assert.equal(tool.name, "get_weather")
+  assert.equal(tool.description, "Weather")
+  assert.equal(tool.source, "custom")
+  assert.deepEqual(tool.inputSchema, schema)
+  assert.equal(typeof tool.execute, "function")
+})
+
+test("defaults: description empty, source native, the empty object schema", () => {
+  const tool = defineTool({ name: "bare", run: () => "" })
+  assert.equal(tool.description, "")
+  assert.equal(tool.source, "native")
+  assert.deepEqual(tool.inputSchema, EMPTY_SCHEMA)
+})
+
+test("the schema is copied in and handed out as a fresh copy", () => {
+  const schema = { type: "object", properties: { a: { type: "number" } } }
+  const tool = defineTool({ name: "copy", inputSchema: schema, run: () => "" })
+  schema.properties.b = { type: "string" }
+  assert.deepEqual(tool.inputSchema, { type: "object", properties: { a: { type: "number" } } })
+  tool.inputSchema.properties.c = {}
+  assert.notEqual(tool.inputSchema, tool.inputSchema)
+  assert.deepEqual(Object.keys(tool.inputSchema.properties), ["a"])
+})
+
+test("run returning a string, a ToolResult, or a Promise of either", async () => {
+  assert.deepEqual(await outcome(() => "hi"), ok("hi"))
+  assert.deepEqual(await outcome(() => ""), ok(""))
+  assert.deepEqual(await outcome(() => ({ output: "o", isError: false, metadata: { k: [1] } })), {
+    output: "o", isError: false, metadata: { k: [1] },
+  })
+  assert.deepEqual(await outcome(() => ({ output: "failed", isError: true })), err("failed"))
+  assert.deepEqual(await outcome(() => ({ output: "only" })), ok("only"))
+  assert.deepEqual(await outcome(async () => "ps"), ok("ps"))
+  assert.deepEqual(await outcome(() => Promise.resolve({ output: "po", isError: true })), err("po"))
+  assert.deepEqual(await outcome(() => ({ then: (resolve) => resolve("thenable") })), ok("thenable"))
+})
+
+test("run returning undefined or null gives an empty successful output", async () => {
+  assert.deepEqual(await outcome(() => undefined), ok(""))
+  assert.deepEqual(await outcome(() => null), ok(""))
+  assert.deepEqual(await outcome(async () => {}), ok(""))
+})
+
+test("run returning a number, a boolean or a bigint gives its text", {
+  todo: "tool_result.rs decode_value: JsString::from(non-string).as_string() is None, so the output is \"\"",
+}, async () => {
+  for (const [value, text] of [[42, "42"], [1.5, "1.5"], [true, "true"], [false, "false"], [12345678901234567890n, "12345678901234567890"]]) {
+    assert.deepEqual(await outcome(() => value), ok(text), text)
+  }
+})
+
+test("run returning a plain object or an array gives its JSON text", async () => {
+  assert.deepEqual(await outcome(() => ({ b: 2, a: [1, "x"], n: null })), ok('{"b":2,"a":[1,"x"],"n":null}'))
+  assert.deepEqual(await outcome(() => [1, { a: 2 }]), ok('[1,{"a":2}]'))
+  assert.deepEqual(await outcome(() => ({})), ok("{}"))
+})
+
+test("run returning what cannot be a result gives a clear error result", async () => {
+  const cyclic = { a: 1 }
+  cyclic.self = cyclic
+  const c = await outcome(() => cyclic)
+  assert.equal(c.isError, true)
+  assert.ok(c.output.startsWith('Tool "t" returned a value that cannot be turned into JSON: Converting circular structure to JSON'), c.output)
+  assert.deepEqual(await outcome(() => ({ n: 1n })),
+    err('Tool "t" returned a value that cannot be turned into JSON: Do not know how to serialize a BigInt'))
+  assert.deepEqual(await outcome(() => () => 1), err('Tool "t" returned a function, not a string or a ToolResult'))
+  assert.deepEqual(await outcome(() => Symbol("s")), err('Tool "t" returned a symbol, not a string or a ToolResult'))
+})
+
+test("a malformed ToolResult is an error result naming the problem", async () => {
+  assert.deepEqual(await outcome(() => ({ output: 5, isError: false })),
+    err('Tool "t" returned a ToolResult whose "output" is number, not a string'))
+  assert.deepEqual(await outcome(() => ({ isError: true })),
+    err('Tool "t" returned a ToolResult whose "output" is undefined, not a string'))
+  assert.deepEqual(await outcome(() => ({ output: "x", isError: "yes" })),
+    err('Tool "t" returned a ToolResult whose "isError" is string, not a boolean'))
+  assert.deepEqual(await outcome(() => ({ output: "x", isError: false, metadata: "m" })),
+    err('Tool "t" returned a ToolResult whose "metadata" is string, not an object'))
+  assert.deepEqual(await outcome(() => ({ output: "x", isError: false, metadata: [1] })),
+    err('Tool "t" returned a ToolResult whose "metadata" is array, not an object'))
+  const cyclic = {}
+  cyclic.self = cyclic
+  const m = await outcome(() => ({ output: "x", metadata: cyclic }))
+  assert.equal(m.isError, true)
+  assert.ok(m.output.startsWith('Tool "t" returned metadata that cannot be turned into JSON: '), m.output)
+})
+
+test("run throwing or rejecting: each gives an error result with a useful message", async () => {
+  const empty = new Error("")
+  empty.name = ""
+  const cases = [
+    ["Error", () => { throw new Error("bad thing") }, "bad thing"],
+    ["rejected Error", async () => { throw new Error("async bad") }, "async bad"],
+    ["TypeError from the runtime", () => null.x, "Cannot read properties of null (reading 'x')"],
+    ["string", () => { throw "plain" }, "plain"],
+    ["rejected string", () => Promise.reject("nope"), "nope"],
+    ["undefined", () => { throw undefined }, 'Tool "t" failed: it threw undefined'],
+    ["rejected undefined", () => Promise.reject(undefined), 'Tool "t" failed: it threw undefined'],
+    ["null", () => { throw null }, 'Tool "t" failed: it threw null'],
+    ["number", () => { throw 42 }, "42"],
+    ["object", () => { throw { code: 7, why: "x" } }, '{"code":7,"why":"x"}'],
+    ["object with non-string message", () => { throw { message: 5 } }, '{"message":5}'],
+    ["Error with empty message", () => { throw new Error("") }, "Error"],
+    ["TypeError with empty message", () => { throw new TypeError("") }, "TypeError"],
+    ["Error with empty message and name", () => { throw empty }, 'Tool "t" failed with an empty error'],
+    ["empty string", () => { throw "" }, 'Tool "t" failed with an empty error'],
+    ["rejecting thenable", () => ({ then: (_, reject) => reject(new Error("thenable no")) }), "thenable no"],
+  ]
+  for (const [label, run, message] of cases) {
+    assert.deepEqual(await outcome(run), err(message), label)
+  }
+})
+
+test("run throwing an empty object or a Proxy still gives a non-empty error result", async () => {
+  for (const thrown of [{}, new Proxy({}, { get() { throw new Error("trap") } })]) {
+    const r = await outcome(() => { throw thrown })
+    assert.equal(r.isError, true)
+    assert.equal(typeof r.output, "string")
+    assert.ok(r.output.length > 0)
+  }
+})
+
+test("run throwing a bigint or a symbol reports its value", {
+  todo: "convert.rs error_text: JsString::from(non-string).as_string() is None, so the output is the type name (\"bigint\", \"symbol\")",
+}, async () => {
+  assert.deepEqual(await outcome(() => { throw 5n }), err("5"))
+  assert.deepEqual(await outcome(() => { throw Symbol("z") }), err("Symbol(z)"))
+})
+
+test("ctx passed to run carries signal, timeout and answer when given, nothing otherwise", async () => {
+  let seen
+  const tool = defineTool({ name: "ctx", run: (args, ctx) => { seen = { args, ctx }; return "ok" } })
+  const controller = new AbortController()
+  const answer = { id: "p1", ok: true, data: { v: 1 }, reason: "because" }
+  assert.deepEqual(await tool.execute({}, { signal: controller.signal, timeout: 1000, answer }), ok("ok"))
+  assert.deepEqual(Object.keys(seen.ctx).sort(), ["answer", "signal", "timeout"])
+  assert.equal(seen.ctx.signal, controller.signal)
+  assert.equal(seen.ctx.timeout, 1000)
+  assert.deepEqual(seen.ctx.answer, answer)
+  await tool.execute({}, { answer: { id: "p2", ok: false, reason: "declined", extra: 1 } })
+  assert.deepEqual(Object.keys(seen.ctx.answer), ["id", "ok", "reason"], "Answer keys exactly")
+  await tool.execute()
+  assert.deepEqual(seen.args, {})
+  assert.deepEqual(Object.keys(seen.ctx), [])
+  await tool.execute(null, null)
+  assert.deepEqual(seen.args, {})
+})
+
+test("args reach run as a fresh copy of what the caller passed", async () => {
+  let seen
+  const tool = defineTool({
+    name: "echo",
+    inputSchema: { type: "object", properties: { a: { type: "object" } } },
+    run: (args) => { seen = args; args.a.x = 2; return JSON.stringify(args) },
+  })
+  const args = { a: { x: 1, s: "é☃" } }
+  assert.deepEqual(await tool.execute(args), ok('{"a":{"x":2,"s":"é☃"}}'))
+  assert.notEqual(seen, args)
+  assert.equal(args.a.x, 1)
+})
+
+test("invalid definitions throw an Error with code invalid_tool and a clear message", () => {
+  const noRun = "defineTool: options.run must be a function (args, ctx) => string | ToolResult | Promise"
+  const cases = [
+    [{ name: "a", description: "d" }, noRun],
+    [{ name: "a", run: "x" }, noRun],
+    [undefined, noRun],
+    [{ name: "get weather", run() {} },
+      'defineTool: tool name "get weather" is invalid: use only letters, digits, "_" and "-" (sanitize gives "get_weather")'],
+    [{ name: "", run() {} }, "defineTool: a tool needs a non-empty name"],
+    [{ run() {} }, 'defineTool: a tool needs a string "name", got undefined'],
+    [{ name: 5, run() {} }, 'defineTool: a tool needs a string "name", got number'],
+    [{ name: "a", inputSchema: "x", run() {} }, 'defineTool: tool "a": inputSchema must be a JSON Schema object, got string'],
+    [{ name: "a", inputSchema: [], run() {} }, 'defineTool: tool "a": inputSchema must be a JSON Schema object, got array'],
+    [{ name: "a", inputSchema: { type: "string" }, run() {} },
+      'defineTool: tool "a": inputSchema.type must be "object" (tool arguments are always an object), got "string"'],
+    [{ name: "a", description: 5, run() {} }, 'defineTool: tool "a": "description" must be a string, got number'],
+    [{ name: "a", source: 5, run() {} }, 'defineTool: tool "a": "source" must be a string, got number'],
+  ]
+  for (const [options, message] of cases) {
+    assert.throws(
+      () => defineTool(options),
+      (e) => e instanceof Error && e.code === "invalid_tool" && e.message === message,
+      message,
+    )
+  }
+})
