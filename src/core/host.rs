@@ -53,3 +53,61 @@ pub trait Clock {
     /// Completes after `ms` milliseconds.
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()>;
 }
+
+/// One POST to a model endpoint: the body is already the final JSON text.
+#[derive(Clone)]
+pub struct HttpRequest {
+    /// The full URL.
+    pub url: String,
+    /// Request headers, in order (later ones win on the same name).
+    pub headers: Vec<(String, String)>,
+    /// The JSON body.
+    pub body: String,
+    /// Aborts the request.
+    pub signal: Option<Signal>,
+}
+
+/// A complete response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpResponse {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Retry-After` header, when present.
+    pub retry_after: Option<String>,
+    /// The body text.
+    pub body: String,
+}
+
+/// Why a request produced no response.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HttpError {
+    /// The request's signal fired.
+    #[error("aborted: {0}")]
+    Aborted(String),
+    /// The network failed (connection refused, reset, DNS, CORS in a browser, …).
+    #[error("{0}")]
+    Network(String),
+    /// The transport refused the request for good (an in-process model that failed): never
+    /// retried.
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// The transport: `fetch` on the JS platform, a scripted fake in host tests.
+///
+/// ```
+/// use toolnexus::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
+/// struct Always200;
+/// impl Http for Always200 {
+///     fn post(&self, _r: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+///         Box::pin(async { Ok(HttpResponse { status: 200, retry_after: None, body: "{}".into() }) })
+///     }
+/// }
+/// ```
+pub trait Http {
+    /// Sends one POST and reads the whole body.
+    fn post(
+        &self,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>>;
+}

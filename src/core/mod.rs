@@ -3,10 +3,13 @@
 
 pub mod adapters;
 pub mod builtins;
+pub mod client;
 pub mod execute;
 pub mod host;
 pub mod schema;
 pub mod spec;
+pub mod time;
 pub mod tool;
 pub mod toolkit;
 pub mod types;
+pub mod wire;

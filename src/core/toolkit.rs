@@ -2,6 +2,7 @@
 //! checks every call goes through before a tool runs.
 
 use serde_json::Value;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -31,7 +32,8 @@ pub struct Sources {
     pub disable_tools: Vec<String>,
 }
 
-/// An assembled set of tools with one router.
+/// An assembled set of tools with one router. Shared freely (`Rc<Toolkit>`): registering a
+/// tool while a run is using the toolkit is safe, since no borrow outlives a method call.
 ///
 /// ```
 /// # use toolnexus::core::toolkit::{Sources, Toolkit};
@@ -40,9 +42,14 @@ pub struct Sources {
 /// ```
 #[derive(Default)]
 pub struct Toolkit {
+    inner: RefCell<Inner>,
+    clock: Option<Rc<dyn Clock>>,
+}
+
+#[derive(Default)]
+struct Inner {
     tools: Vec<SharedTool>,
     index: HashMap<String, usize>,
-    clock: Option<Rc<dyn Clock>>,
 }
 
 impl Toolkit {
@@ -66,7 +73,7 @@ impl Toolkit {
             .chain(builtins)
             .chain(sources.agents)
             .chain(sources.extras);
-        let mut kit = Toolkit::default();
+        let kit = Toolkit::default();
         let mut warnings = Vec::new();
         for tool in all {
             if sources.disable_tools.contains(&tool.spec().name) {
@@ -85,19 +92,33 @@ impl Toolkit {
     }
 
     /// Every tool, in assembly order.
-    pub fn tools(&self) -> &[SharedTool] {
-        &self.tools
+    pub fn tools(&self) -> Vec<SharedTool> {
+        self.inner.borrow().tools.clone()
     }
 
-    /// Every tool's spec, in assembly order.
-    pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
-        self.tools.iter().map(|t| t.spec())
+    /// Calls `f` with every tool's spec, in assembly order.
+    ///
+    /// ```
+    /// # use toolnexus::core::{adapters::to_openai, toolkit::Toolkit};
+    /// let kit = Toolkit::default();
+    /// assert_eq!(kit.with_specs(|specs| to_openai(specs.iter().copied())).to_string(), "[]");
+    /// ```
+    pub fn with_specs<T>(&self, f: impl FnOnce(&[&ToolSpec]) -> T) -> T {
+        let inner = self.inner.borrow();
+        let specs: Vec<&ToolSpec> = inner.tools.iter().map(|t| t.spec()).collect();
+        f(&specs)
     }
 
     /// The tool called `name`.
     pub fn get(&self, name: &str) -> Option<SharedTool> {
-        let position = *self.index.get(name)?;
-        self.tools.get(position).cloned()
+        let inner = self.inner.borrow();
+        let position = *inner.index.get(name)?;
+        inner.tools.get(position).cloned()
+    }
+
+    /// The system-prompt catalog of the toolkit's skills; empty while it has none.
+    pub fn skills_prompt(&self) -> String {
+        String::new()
     }
 
     /// Adds a tool; a name already present is kept and the new one refused with a warning.
@@ -107,13 +128,15 @@ impl Toolkit {
     /// let kit = Toolkit::default();
     /// assert!(kit.get("missing").is_none());
     /// ```
-    pub fn register(&mut self, tool: SharedTool) -> Result<(), String> {
+    pub fn register(&self, tool: SharedTool) -> Result<(), String> {
+        let mut inner = self.inner.borrow_mut();
         let name = tool.spec().name.clone();
-        if self.index.contains_key(&name) {
+        if inner.index.contains_key(&name) {
             return Err(format!("duplicate tool name \"{name}\" — keeping first"));
         }
-        self.index.insert(name, self.tools.len());
-        self.tools.push(tool);
+        let position = inner.tools.len();
+        inner.index.insert(name, position);
+        inner.tools.push(tool);
         Ok(())
     }
 
@@ -135,11 +158,17 @@ impl Toolkit {
     }
 
     fn unknown_tool_message(&self, name: &str) -> String {
-        let names: Vec<&str> = self.specs().map(|s| s.name.as_str()).collect();
+        let names = self.with_specs(|specs| {
+            specs
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
         let available = if names.is_empty() {
             "none".to_owned()
         } else {
-            names.join(", ")
+            names
         };
         format!("Unknown tool: {name}. Available tools: {available}")
     }

@@ -219,10 +219,15 @@ impl ToolHandle {
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn execute(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<
+            JsValue,
+        >,
         #[wasm_bindgen(unchecked_optional_param_type = "ToolContext")] ctx: Option<JsValue>,
     ) -> js_sys::Promise {
-        let (args, ctx) = (args.unwrap_or(JsValue::NULL), ctx.unwrap_or(JsValue::UNDEFINED));
+        let (args, ctx) = (
+            args.unwrap_or(JsValue::NULL),
+            ctx.unwrap_or(JsValue::UNDEFINED),
+        );
         let call = decode_call(&self.inner.spec().name, &args, &ctx)
             .map(|(args, ctx)| run_checked(self.inner.clone(), args, ctx, Some(Rc::new(JsClock))));
         wasm_bindgen_futures::future_to_promise(async move {

@@ -25,7 +25,7 @@ const NOT_YET: [&str; 5] = [
 ];
 
 struct State {
-    kit: RefCell<Toolkit>,
+    kit: Rc<Toolkit>,
     /// The JS object each tool was given as, by name (core-made tools get a `Tool` face).
     faces: RefCell<HashMap<String, JsValue>>,
 }
@@ -44,7 +44,7 @@ impl State {
     fn add(&self, tools: Vec<(SharedTool, JsValue)>) {
         for (tool, face) in tools {
             let name = tool.spec().name.clone();
-            match self.kit.borrow_mut().register(tool) {
+            match self.kit.register(tool) {
                 Ok(()) => {
                     self.faces.borrow_mut().insert(name, face);
                 }
@@ -75,14 +75,14 @@ impl ToolkitHandle {
     /// Every tool, in assembly order (MCP → skill → built-in → extra tools).
     #[wasm_bindgen(unchecked_return_type = "Tool[]")]
     pub fn tools(&self) -> Array {
-        let kit = self.state.kit.borrow();
-        kit.tools().iter().map(|t| self.state.face(t)).collect()
+        let tools = self.state.kit.tools();
+        tools.iter().map(|t| self.state.face(t)).collect()
     }
 
     /// The tool called `name`, or `undefined`.
     #[wasm_bindgen(unchecked_return_type = "Tool | undefined")]
     pub fn get(&self, name: &str) -> JsValue {
-        let tool = self.state.kit.borrow().get(name);
+        let tool = self.state.kit.get(name);
         tool.map_or(JsValue::UNDEFINED, |t| self.state.face(&t))
     }
 
@@ -112,12 +112,17 @@ impl ToolkitHandle {
     pub fn execute(
         &self,
         name: &str,
-        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<
+            JsValue,
+        >,
         #[wasm_bindgen(unchecked_optional_param_type = "ToolContext")] ctx: Option<JsValue>,
     ) -> js_sys::Promise {
-        let (args, ctx) = (args.unwrap_or(JsValue::NULL), ctx.unwrap_or(JsValue::UNDEFINED));
+        let (args, ctx) = (
+            args.unwrap_or(JsValue::NULL),
+            ctx.unwrap_or(JsValue::UNDEFINED),
+        );
         let call = decode_call(name, &args, &ctx)
-            .map(|(args, ctx)| self.state.kit.borrow().execute(name, args, ctx));
+            .map(|(args, ctx)| self.state.kit.execute(name, args, ctx));
         wasm_bindgen_futures::future_to_promise(async move {
             let result = match call {
                 Ok(call) => call.await,
@@ -142,19 +147,31 @@ impl ToolkitHandle {
     /// OpenAI tool schemas: `[{type: "function", function: {name, description, parameters}}]`.
     #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
     pub fn to_openai(&self) -> JsValue {
-        from_json_text(&adapters::to_openai(self.state.kit.borrow().specs()).to_string())
+        let json = self
+            .state
+            .kit
+            .with_specs(|specs| adapters::to_openai(specs.iter().copied()));
+        from_json_text(&json.to_string())
     }
 
     /// Anthropic tool schemas: `[{name, description, input_schema}]`.
     #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
     pub fn to_anthropic(&self) -> JsValue {
-        from_json_text(&adapters::to_anthropic(self.state.kit.borrow().specs()).to_string())
+        let json = self
+            .state
+            .kit
+            .with_specs(|specs| adapters::to_anthropic(specs.iter().copied()));
+        from_json_text(&json.to_string())
     }
 
     /// Gemini tool schemas: `[{functionDeclarations: [{name, description, parameters}]}]`.
     #[wasm_bindgen(js_name = toGemini, unchecked_return_type = "GeminiTools")]
     pub fn to_gemini(&self) -> JsValue {
-        from_json_text(&adapters::to_gemini(self.state.kit.borrow().specs()).to_string())
+        let json = self
+            .state
+            .kit
+            .with_specs(|specs| adapters::to_gemini(specs.iter().copied()));
+        from_json_text(&json.to_string())
     }
 
     /// Releases what the toolkit holds (MCP sessions, once they exist).
@@ -259,7 +276,7 @@ fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
         }
     }
     let state = State {
-        kit: RefCell::new(kit),
+        kit: Rc::new(kit),
         faces: RefCell::new(faces),
     };
     Ok(ToolkitHandle {

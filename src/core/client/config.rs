@@ -1,0 +1,110 @@
+//! What a client is configured with.
+
+use serde_json::{Map, Value};
+use std::rc::Rc;
+
+use crate::core::wire::{anthropic::Anthropic, openai::OpenAi, Dialect};
+
+/// Which wire format the endpoint speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `POST {baseUrl}/chat/completions`.
+    OpenAi,
+    /// `POST {baseUrl}/v1/messages`.
+    Anthropic,
+}
+
+impl Style {
+    /// Reads `"openai"` or `"anthropic"`.
+    ///
+    /// ```
+    /// # use toolnexus::core::client::config::Style;
+    /// assert_eq!(Style::parse("anthropic"), Some(Style::Anthropic));
+    /// assert_eq!(Style::parse("gemini"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Style> {
+        match text {
+            "openai" => Some(Style::OpenAi),
+            "anthropic" => Some(Style::Anthropic),
+            _ => None,
+        }
+    }
+
+    /// The dialect that speaks this style.
+    pub fn dialect(self) -> Rc<dyn Dialect> {
+        match self {
+            Style::OpenAi => Rc::new(OpenAi),
+            Style::Anthropic => Rc::new(Anthropic),
+        }
+    }
+}
+
+/// A client's settings. Header values and the key are secrets: they are sent, never printed.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// The wire format.
+    pub style: Style,
+    /// The endpoint's base URL.
+    pub base_url: String,
+    /// Sent verbatim as `model`.
+    pub model: String,
+    /// The API key; `None` for local and proxy endpoints.
+    pub api_key: Option<String>,
+    /// Extra headers, sent after the client's own (they win on the same name).
+    pub headers: Vec<(String, String)>,
+    /// Prepended to the toolkit's skills prompt.
+    pub system_prompt: String,
+    /// Model calls per run before it stops as `incomplete` (default 10).
+    pub max_turns: u32,
+    /// Shallow-merged into every body after the client builds it (they win).
+    pub request_params: Map<String, Value>,
+}
+
+impl ClientConfig {
+    /// A config with the defaults for everything but style, base URL and model.
+    ///
+    /// ```
+    /// # use toolnexus::core::client::config::{ClientConfig, Style};
+    /// let c = ClientConfig::new(Style::OpenAi, "http://127.0.0.1:1/v1", "m");
+    /// assert_eq!(c.max_turns, 10);
+    /// ```
+    pub fn new(style: Style, base_url: impl Into<String>, model: impl Into<String>) -> Self {
+        ClientConfig {
+            style,
+            base_url: base_url.into(),
+            model: model.into(),
+            api_key: None,
+            headers: Vec::new(),
+            system_prompt: String::new(),
+            max_turns: 10,
+            request_params: Map::new(),
+        }
+    }
+
+    /// The system prompt of a run: `systemPrompt` and the skills prompt joined by a blank line,
+    /// leaving out whichever is empty.
+    ///
+    /// ```
+    /// # use toolnexus::core::client::config::{ClientConfig, Style};
+    /// let mut c = ClientConfig::new(Style::OpenAi, "u", "m");
+    /// c.system_prompt = "Be brief.".into();
+    /// assert_eq!(c.system_with("## Available Skills"), "Be brief.\n\n## Available Skills");
+    /// assert_eq!(c.system_with(""), "Be brief.");
+    /// ```
+    pub fn system_with(&self, skills_prompt: &str) -> String {
+        [self.system_prompt.as_str(), skills_prompt]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+
+    /// Every secret this client holds (the key and each header value), for redaction.
+    pub fn secrets(&self) -> Vec<String> {
+        let mut secrets: Vec<String> = self.headers.iter().map(|(_, v)| v.clone()).collect();
+        secrets.extend(self.api_key.clone());
+        secrets.retain(|s| s.len() >= 4);
+        secrets
+    }
+}

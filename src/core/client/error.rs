@@ -1,0 +1,110 @@
+//! Why a run failed. Messages name the status and the endpoint path, never a key or a header
+//! value: every message passes through [`redact`].
+
+use crate::core::wire::WireError;
+
+/// A failed run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunError {
+    /// The endpoint answered with a non-2xx status.
+    #[error("LLM {status} from {path}: {body}")]
+    Status {
+        /// The HTTP status.
+        status: u16,
+        /// The endpoint path, such as `/v1/chat/completions`.
+        path: String,
+        /// The response body (truncated).
+        body: String,
+    },
+    /// The request got no response.
+    #[error("LLM request to {path} failed: {message}")]
+    Network {
+        /// The endpoint path.
+        path: String,
+        /// What the transport said.
+        message: String,
+    },
+    /// The response could not be read.
+    #[error("LLM response from {path} could not be read: {source}")]
+    BadResponse {
+        /// The endpoint path.
+        path: String,
+        /// What was wrong with it.
+        source: WireError,
+    },
+    /// A hook threw or rejected.
+    #[error("{hook} hook failed: {message}")]
+    Hook {
+        /// `beforeLLM`, `afterLLM`, `beforeTool`, `afterTool` or `bodyTransform`.
+        hook: &'static str,
+        /// What it threw.
+        message: String,
+    },
+    /// The run's signal fired or its deadline passed.
+    #[error("The run was aborted: {0}")]
+    Aborted(String),
+    /// An in-process model failed.
+    #[error("the in-process model failed: {0}")]
+    Model(String),
+}
+
+impl RunError {
+    /// A stable code for the JS `Error.code`.
+    ///
+    /// ```
+    /// # use toolnexus::core::client::error::RunError;
+    /// assert_eq!(RunError::Aborted("x".into()).code(), "aborted");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        match self {
+            RunError::Status { .. } => "http_status",
+            RunError::Network { .. } => "network",
+            RunError::BadResponse { .. } => "bad_response",
+            RunError::Hook { .. } => "hook",
+            RunError::Aborted(_) => "aborted",
+            RunError::Model(_) => "model",
+        }
+    }
+}
+
+/// Replaces every occurrence of each secret in `text` with `[redacted]`.
+///
+/// ```
+/// # use toolnexus::core::client::error::redact;
+/// assert_eq!(redact("bad key sk-123456", &["sk-123456".into()]), "bad key [redacted]");
+/// ```
+pub fn redact(text: &str, secrets: &[String]) -> String {
+    let mut out = text.to_owned();
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        if out.contains(secret.as_str()) {
+            out = out.replace(secret.as_str(), "[redacted]");
+        }
+    }
+    out
+}
+
+/// The path part of a URL, for messages (`http://h:1/v1/messages?x` → `/v1/messages`).
+///
+/// ```
+/// # use toolnexus::core::client::error::url_path;
+/// assert_eq!(url_path("http://127.0.0.1:8080/v1/chat/completions"), "/v1/chat/completions");
+/// ```
+pub fn url_path(url: &str) -> String {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = after_scheme
+        .find('/')
+        .map_or("/", |i| after_scheme.get(i..).unwrap_or("/"));
+    path.split(['?', '#']).next().unwrap_or("/").to_owned()
+}
+
+/// Keeps at most `max` characters of a response body for an error message.
+pub fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!(
+            "{}… ({} bytes in all)",
+            text.get(..cut).unwrap_or(""),
+            text.len()
+        ),
+        None => text.to_owned(),
+    }
+}

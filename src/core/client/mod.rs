@@ -1,0 +1,13 @@
+//! The agent loop (SPEC §8, §10): model call → tool calls → results → next turn, with hooks,
+//! suspension through `waitFor` or a durable halt, and conversation memory.
+
+pub mod call;
+pub mod config;
+pub mod error;
+pub mod hooks;
+pub mod in_process;
+pub mod result;
+pub mod run;
+pub mod store;
+pub mod suspend;
+pub mod tools;

@@ -1,0 +1,126 @@
+//! One tool call of a turn: `beforeTool`, the toolkit, the suspension rule, `afterTool`.
+
+use serde_json::{Map, Value};
+use std::rc::Rc;
+
+use super::error::RunError;
+use super::hooks::{CallInfo, Hooks, WaitFor};
+use super::suspend;
+use crate::core::host::{Clock, Signal};
+use crate::core::tool::Context;
+use crate::core::toolkit::Toolkit;
+use crate::core::types::{pending_of, Request, ToolResult};
+use crate::core::wire::ToolCall;
+
+/// What the tools of a run share.
+pub struct ToolEnv {
+    /// Where calls are routed.
+    pub toolkit: Rc<Toolkit>,
+    /// Lifecycle hooks.
+    pub hooks: Rc<dyn Hooks>,
+    /// The host's resolver of suspensions, when it has one.
+    pub wait_for: Option<Rc<dyn WaitFor>>,
+    /// For `expiresAt` checks.
+    pub clock: Rc<dyn Clock>,
+    /// The run's signal, passed to every tool as `ctx.signal`.
+    pub signal: Option<Signal>,
+}
+
+/// How one call ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// A result for the model.
+    Done {
+        /// The arguments the tool ran with.
+        args: Value,
+        /// Its result.
+        result: ToolResult,
+    },
+    /// The tool suspended and there is no `waitFor`: the run halts on it.
+    Halted {
+        /// The arguments the tool ran with.
+        args: Value,
+        /// What it asks.
+        request: Request,
+        /// The placeholder result recorded in the transcript.
+        placeholder: ToolResult,
+    },
+}
+
+impl Outcome {
+    /// The arguments and the result the transcript records.
+    pub fn parts(&self) -> (&Value, &ToolResult) {
+        match self {
+            Outcome::Done { args, result } => (args, result),
+            Outcome::Halted {
+                args, placeholder, ..
+            } => (args, placeholder),
+        }
+    }
+}
+
+/// Runs one call through the hooks, the toolkit and the suspension rule.
+pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Outcome, RunError> {
+    let info = CallInfo {
+        name: call.name,
+        id: call.id,
+        turn,
+    };
+    let args = match call.args {
+        Ok(args) => args,
+        Err(why) => {
+            let message = format!("Invalid arguments for tool \"{}\": {why}", info.name);
+            let args = Value::Object(Map::new());
+            return Ok(Outcome::Done {
+                args,
+                result: ToolResult::error(message),
+            });
+        }
+    };
+    let hook = |message| RunError::Hook {
+        hook: "beforeTool",
+        message,
+    };
+    let before = env.hooks.before_tool(&info, &args).await.map_err(hook)?;
+    let args = before.args.unwrap_or(args);
+    let (result, ran) = match before.result {
+        Some(result) => (result, false),
+        None => {
+            let ctx = Context {
+                signal: env.signal.clone(),
+                ..Context::default()
+            };
+            (
+                env.toolkit.execute(&info.name, args.clone(), ctx).await,
+                true,
+            )
+        }
+    };
+    if let Some(request) = pending_of(&result) {
+        return suspend::resolve(env, info, args, request).await;
+    }
+    let result = if ran {
+        after_tool(&env, &info, &args, result).await?
+    } else {
+        result
+    };
+    Ok(Outcome::Done { args, result })
+}
+
+/// `afterTool`: may replace a (non-suspended) result.
+pub async fn after_tool(
+    env: &ToolEnv,
+    info: &CallInfo,
+    args: &Value,
+    result: ToolResult,
+) -> Result<ToolResult, RunError> {
+    let replaced = env
+        .hooks
+        .after_tool(info, args, &result)
+        .await
+        .map_err(|message| RunError::Hook {
+            hook: "afterTool",
+            message,
+        })?;
+    Ok(replaced.unwrap_or(result))
+}

@@ -1,0 +1,170 @@
+//! The Anthropic Messages dialect: `POST {baseUrl}/v1/messages`.
+//!
+//! The system prompt is a top-level `system` field; the reply is a `content` array of `text`
+//! and `tool_use` blocks, and tool results go back as one user turn of `tool_result` blocks.
+
+use serde_json::{json, Map, Value};
+
+use super::openai::{call_id, count, non_empty_array, provider_error};
+use super::{Dialect, Reply, ToolCall, Usage, WireError};
+use crate::core::adapters::to_anthropic;
+use crate::core::spec::ToolSpec;
+use crate::core::types::ToolResult;
+
+/// The protocol version sent in `anthropic-version`.
+const VERSION: &str = "2023-06-01";
+
+/// The `max_tokens` every request carries.
+const MAX_TOKENS: u64 = 4096;
+
+/// The Anthropic Messages wire format.
+///
+/// ```
+/// # use toolnexus::core::wire::{anthropic::Anthropic, Dialect};
+/// assert_eq!(Anthropic.endpoint("https://api.anthropic.com"), "https://api.anthropic.com/v1/messages");
+/// let reply = Anthropic.parse(r#"{"content":[{"type":"text","text":"hi"}]}"#).unwrap();
+/// assert_eq!(reply.text, "hi");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Anthropic;
+
+impl Dialect for Anthropic {
+    /// `base_url` without trailing slashes, plus `/messages` after a `/v1`, else `/v1/messages`.
+    fn endpoint(&self, base_url: &str) -> String {
+        let base = base_url.trim_end_matches('/');
+        if base.ends_with("/v1") {
+            format!("{base}/messages")
+        } else {
+            format!("{base}/v1/messages")
+        }
+    }
+
+    /// `x-api-key` (only with a non-empty key), `anthropic-version`, then the content type.
+    fn auth_headers(&self, api_key: Option<&str>) -> Vec<(String, String)> {
+        let mut headers = Vec::with_capacity(3);
+        if let Some(key) = api_key.filter(|k| !k.is_empty()) {
+            headers.push(("x-api-key".to_string(), key.to_string()));
+        }
+        headers.push(("anthropic-version".to_string(), VERSION.to_string()));
+        headers.push(("Content-Type".to_string(), "application/json".to_string()));
+        headers
+    }
+
+    /// `[{name, description, input_schema}]`.
+    fn tools(&self, specs: &[&ToolSpec]) -> Value {
+        to_anthropic(specs.iter().copied())
+    }
+
+    /// History plus the prompt; the system prompt never enters the messages.
+    fn start(&self, _system: &str, history: Vec<Value>, prompt: &str) -> Vec<Value> {
+        let mut messages = history;
+        messages.push(json!({"role": "user", "content": prompt}));
+        messages
+    }
+
+    /// `{model, max_tokens: 4096, system, messages, tools?, stream?}`; `system` is always
+    /// present, even when empty.
+    fn body(
+        &self,
+        model: &str,
+        system: &str,
+        messages: &[Value],
+        tools: &Value,
+        stream: bool,
+    ) -> Map<String, Value> {
+        let mut body = Map::new();
+        body.insert("model".into(), json!(model));
+        body.insert("max_tokens".into(), json!(MAX_TOKENS));
+        body.insert("system".into(), json!(system));
+        body.insert("messages".into(), Value::Array(messages.to_vec()));
+        if non_empty_array(tools) {
+            body.insert("tools".into(), tools.clone());
+        }
+        if stream {
+            body.insert("stream".into(), json!(true));
+        }
+        body
+    }
+
+    /// Reads the `content` blocks and `usage`.
+    fn parse(&self, text: &str) -> Result<Reply, WireError> {
+        let body: Value =
+            serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
+        let is_error_type = body.get("type").and_then(Value::as_str) == Some("error");
+        if let Some(message) = provider_error(&body) {
+            return Err(WireError::Provider(message));
+        }
+        if is_error_type {
+            return Err(WireError::Provider(body.to_string()));
+        }
+        let content = body
+            .get("content")
+            .and_then(Value::as_array)
+            .ok_or(WireError::Missing("content"))?;
+        let mut text = String::new();
+        let mut tool_calls = Vec::new();
+        for block in content {
+            match block.get("type").and_then(Value::as_str) {
+                Some("text") => {
+                    text.push_str(block.get("text").and_then(Value::as_str).unwrap_or(""))
+                }
+                Some("tool_use") => tool_calls.push(tool_use(block, tool_calls.len())),
+                _ => {}
+            }
+        }
+        let mut assistant = Map::new();
+        assistant.insert("role".into(), json!("assistant"));
+        assistant.insert("content".into(), Value::Array(content.clone()));
+        Ok(Reply {
+            text,
+            tool_calls,
+            usage: usage(body.get("usage")),
+            assistant: Value::Object(assistant),
+        })
+    }
+
+    /// One user turn holding a `tool_result` block per result; nothing for no results.
+    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {
+        if results.is_empty() {
+            return Vec::new();
+        }
+        let blocks: Vec<Value> = results
+            .iter()
+            .map(|(id, result)| {
+                json!({
+                    "type": "tool_result",
+                    "tool_use_id": id,
+                    "content": result.output,
+                    "is_error": result.is_error,
+                })
+            })
+            .collect();
+        vec![json!({"role": "user", "content": blocks})]
+    }
+}
+
+/// A `tool_use` block as a call; `index` counts the reply's tool calls (for a missing id).
+fn tool_use(block: &Value, index: usize) -> ToolCall {
+    ToolCall {
+        id: call_id(block.get("id"), index),
+        name: block
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        args: match block.get("input") {
+            None | Some(Value::Null) => Ok(Value::Object(Map::new())),
+            Some(input) => Ok(input.clone()),
+        },
+    }
+}
+
+fn usage(raw: Option<&Value>) -> Usage {
+    let input = count(raw.and_then(|u| u.get("input_tokens"))).unwrap_or(0);
+    let output = count(raw.and_then(|u| u.get("output_tokens"))).unwrap_or(0);
+    Usage {
+        prompt_tokens: input,
+        completion_tokens: output,
+        total_tokens: input.saturating_add(output),
+    }
+}

@@ -1,0 +1,105 @@
+//! Provider dialects: how a request body is built and a response is read, one file per style.
+//! The loop speaks only [`Dialect`]; it never looks inside a provider's JSON itself.
+
+pub mod anthropic;
+pub mod openai;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::spec::ToolSpec;
+use super::types::ToolResult;
+
+/// Token usage, summed over a run's model calls.
+///
+/// ```
+/// # use toolnexus::core::wire::Usage;
+/// let mut u = Usage::default();
+/// u.add(&Usage { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+/// assert_eq!(u.total_tokens, 7);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Input tokens.
+    pub prompt_tokens: u64,
+    /// Output tokens.
+    pub completion_tokens: u64,
+    /// Their sum (or the provider's own total).
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    /// Adds another call's usage to this one.
+    pub fn add(&mut self, other: &Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.total_tokens += other.total_tokens;
+    }
+}
+
+/// One tool call the model asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The provider's call id (generated when the provider gave none).
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, parsed; `Err` carries why they could not be (not JSON, not an object
+    /// is left to the schema check).
+    pub args: Result<Value, String>,
+}
+
+/// What one model call produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// The assistant's text (text blocks joined); empty when it only called tools.
+    pub text: String,
+    /// Tool calls in the order the model made them.
+    pub tool_calls: Vec<ToolCall>,
+    /// This call's usage.
+    pub usage: Usage,
+    /// The assistant message to append to the transcript, in the dialect's own shape.
+    pub assistant: Value,
+}
+
+/// Why a provider response could not be read. Messages name what was expected; they never
+/// include request headers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WireError {
+    /// The body is not JSON.
+    #[error("the response is not JSON: {0}")]
+    NotJson(String),
+    /// The body is JSON but lacks what the dialect requires.
+    #[error("the response has no {0}")]
+    Missing(&'static str),
+    /// The provider returned an error object in a 200 response.
+    #[error("the provider returned an error: {0}")]
+    Provider(String),
+}
+
+/// A provider's wire format.
+pub trait Dialect {
+    /// The full endpoint URL for `base_url` (trailing `/` tolerated).
+    fn endpoint(&self, base_url: &str) -> String;
+    /// Headers that carry the key and the version, in order.
+    fn auth_headers(&self, api_key: Option<&str>) -> Vec<(String, String)>;
+    /// The tool list in this dialect's schema.
+    fn tools(&self, specs: &[&ToolSpec]) -> Value;
+    /// The transcript a run starts from: `history` (when non-empty) plus the user's `prompt`;
+    /// a dialect that keeps the system prompt in its messages adds it when history is empty.
+    fn start(&self, system: &str, history: Vec<Value>, prompt: &str) -> Vec<Value>;
+    /// The request body, keys in the reference order; an empty tool list omits `tools`.
+    fn body(
+        &self,
+        model: &str,
+        system: &str,
+        messages: &[Value],
+        tools: &Value,
+        stream: bool,
+    ) -> Map<String, Value>;
+    /// Reads a non-streaming response body.
+    fn parse(&self, text: &str) -> Result<Reply, WireError>;
+    /// The transcript entries that carry a turn's tool results, in call order.
+    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value>;
+}

@@ -1,0 +1,206 @@
+//! The OpenAI Chat Completions dialect: `POST {baseUrl}/chat/completions`.
+//!
+//! The system prompt travels as the first message; tool calls come back in
+//! `choices[0].message.tool_calls` with JSON-string arguments.
+
+use serde_json::{json, Map, Value};
+
+use super::{Dialect, Reply, ToolCall, Usage, WireError};
+use crate::core::adapters::to_openai;
+use crate::core::spec::ToolSpec;
+use crate::core::types::ToolResult;
+
+/// The OpenAI-compatible wire format (OpenAI, OpenRouter, most local servers).
+///
+/// ```
+/// # use toolnexus::core::wire::{openai::OpenAi, Dialect};
+/// assert_eq!(OpenAi.endpoint("http://x/v1/"), "http://x/v1/chat/completions");
+/// let reply = OpenAi.parse(r#"{"choices":[{"message":{"role":"assistant","content":"hi"}}]}"#).unwrap();
+/// assert_eq!(reply.text, "hi");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenAi;
+
+impl Dialect for OpenAi {
+    /// `base_url` without trailing slashes, plus `/chat/completions`.
+    fn endpoint(&self, base_url: &str) -> String {
+        format!("{}/chat/completions", base_url.trim_end_matches('/'))
+    }
+
+    /// `Authorization: Bearer <key>` (only with a non-empty key), then the content type.
+    fn auth_headers(&self, api_key: Option<&str>) -> Vec<(String, String)> {
+        let mut headers = Vec::with_capacity(2);
+        if let Some(key) = api_key.filter(|k| !k.is_empty()) {
+            headers.push(("Authorization".to_string(), format!("Bearer {key}")));
+        }
+        headers.push(("Content-Type".to_string(), "application/json".to_string()));
+        headers
+    }
+
+    /// `[{type: "function", function: {name, description, parameters}}]`.
+    fn tools(&self, specs: &[&ToolSpec]) -> Value {
+        to_openai(specs.iter().copied())
+    }
+
+    /// History plus the prompt; without history, the system message (when non-empty) first.
+    fn start(&self, system: &str, history: Vec<Value>, prompt: &str) -> Vec<Value> {
+        let mut messages = history;
+        if messages.is_empty() && !system.is_empty() {
+            messages.push(json!({"role": "system", "content": system}));
+        }
+        messages.push(json!({"role": "user", "content": prompt}));
+        messages
+    }
+
+    /// `{model, messages, tools?, tool_choice?, stream?, stream_options?}`; `system` is unused
+    /// because it already sits in `messages`.
+    fn body(
+        &self,
+        model: &str,
+        _system: &str,
+        messages: &[Value],
+        tools: &Value,
+        stream: bool,
+    ) -> Map<String, Value> {
+        let mut body = Map::new();
+        body.insert("model".into(), json!(model));
+        body.insert("messages".into(), Value::Array(messages.to_vec()));
+        if non_empty_array(tools) {
+            body.insert("tools".into(), tools.clone());
+            body.insert("tool_choice".into(), json!("auto"));
+        }
+        if stream {
+            body.insert("stream".into(), json!(true));
+            body.insert("stream_options".into(), json!({"include_usage": true}));
+        }
+        body
+    }
+
+    /// Reads `choices[0].message`, its tool calls and `usage`.
+    fn parse(&self, text: &str) -> Result<Reply, WireError> {
+        let body: Value =
+            serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
+        if let Some(message) = provider_error(&body) {
+            return Err(WireError::Provider(message));
+        }
+        let message = body
+            .get("choices")
+            .and_then(Value::as_array)
+            .and_then(|choices| choices.first())
+            .and_then(|choice| choice.get("message"))
+            .filter(|m| m.is_object())
+            .ok_or(WireError::Missing("choices[0].message"))?;
+        let tool_calls = message
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .map(|calls| calls.iter().enumerate().map(tool_call).collect())
+            .unwrap_or_default();
+        Ok(Reply {
+            text: content_text(message.get("content")),
+            tool_calls,
+            usage: usage(body.get("usage")),
+            assistant: message.clone(),
+        })
+    }
+
+    /// One `{role: "tool", tool_call_id, content}` message per result.
+    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {
+        results
+            .iter()
+            .map(|(id, result)| {
+                json!({"role": "tool", "tool_call_id": id, "content": result.output})
+            })
+            .collect()
+    }
+}
+
+/// Whether `v` is an array with at least one element.
+pub(super) fn non_empty_array(v: &Value) -> bool {
+    v.as_array().is_some_and(|a| !a.is_empty())
+}
+
+/// The message of a top-level, non-null `error`: its `message`, the string itself, or the JSON.
+pub(super) fn provider_error(body: &Value) -> Option<String> {
+    match body.get("error")? {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        err => Some(match err.get("message").and_then(Value::as_str) {
+            Some(m) => m.to_string(),
+            None => err.to_string(),
+        }),
+    }
+}
+
+/// A token count: non-negative integers as they are, other numbers floored (negative → 0);
+/// `None` when absent or not a number.
+pub(super) fn count(v: Option<&Value>) -> Option<u64> {
+    let n = v?.as_number()?;
+    if let Some(u) = n.as_u64() {
+        return Some(u);
+    }
+    if n.is_i64() {
+        return Some(0);
+    }
+    // `as` saturates; NaN cannot occur in a parsed JSON number.
+    n.as_f64()
+        .map(|f| if f > 0.0 { f.floor() as u64 } else { 0 })
+}
+
+/// A string id, or `call_<index>` when it is missing or empty.
+pub(super) fn call_id(v: Option<&Value>, index: usize) -> String {
+    match v {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => format!("call_{index}"),
+    }
+}
+
+fn usage(raw: Option<&Value>) -> Usage {
+    let prompt = count(raw.and_then(|u| u.get("prompt_tokens"))).unwrap_or(0);
+    let completion = count(raw.and_then(|u| u.get("completion_tokens"))).unwrap_or(0);
+    let total = count(raw.and_then(|u| u.get("total_tokens")))
+        .unwrap_or_else(|| prompt.saturating_add(completion));
+    Usage {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: total,
+    }
+}
+
+/// A string content, the joined `text` parts of a parts array, or "".
+fn content_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
+}
+
+fn tool_call((index, raw): (usize, &Value)) -> ToolCall {
+    let function = raw.get("function");
+    ToolCall {
+        id: call_id(raw.get("id"), index),
+        name: function
+            .and_then(|f| f.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        args: arguments(function.and_then(|f| f.get("arguments"))),
+    }
+}
+
+/// JSON-string arguments parsed ("" → `{}`); an already-parsed value is kept as it is.
+fn arguments(raw: Option<&Value>) -> Result<Value, String> {
+    match raw {
+        None | Some(Value::Null) => Ok(Value::Object(Map::new())),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(Value::Object(Map::new())),
+        Some(Value::String(s)) => {
+            serde_json::from_str(s).map_err(|e| format!("not valid JSON: {e}"))
+        }
+        Some(other) => Ok(other.clone()),
+    }
+}
