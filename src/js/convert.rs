@@ -66,10 +66,34 @@ pub fn type_name(value: &JsValue) -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// `String(value)`, as JavaScript itself would write it (`42`, `1.5`, `true`, `5`, `Symbol(z)`).
+pub fn js_string(value: &JsValue) -> String {
+    let string = get(&js_sys::global(), "String");
+    string
+        .dyn_into::<js_sys::Function>()
+        .ok()
+        .and_then(|f| f.call1(&JsValue::UNDEFINED, value).ok())
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| type_name(value))
+}
+
+/// A string argument from JS; anything else is a `TypeError`-like error naming `what`.
+pub fn expect_string(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    value.as_string().ok_or_else(|| {
+        js_error(
+            "invalid_argument",
+            &format!("{what} must be a string, got {}", type_name(value)),
+        )
+    })
+}
+
 /// A readable message for anything a JS callback threw or rejected with.
 pub fn error_text(thrown: &JsValue) -> String {
     if let Some(text) = thrown.as_string() {
         return text;
+    }
+    if !thrown.is_object() && !thrown.is_undefined() && !thrown.is_null() {
+        return js_string(thrown);
     }
     let message = get(thrown, "message");
     if let Some(message) = message.as_string() {
@@ -84,10 +108,8 @@ pub fn error_text(thrown: &JsValue) -> String {
         return type_name(thrown);
     }
     match JSON::stringify(thrown).ok().and_then(|t| t.as_string()) {
-        Some(text) if text != "{}" => text,
-        _ => js_sys::JsString::from(thrown.clone())
-            .as_string()
-            .unwrap_or_else(|| type_name(thrown)),
+        Some(text) => text,
+        None => js_string(thrown),
     }
 }
 

@@ -1,9 +1,14 @@
 //! The wasm-bindgen glue: each file adapts one exported area of the core to JavaScript.
 //! Decoding and encoding of values happens only in [`convert`].
 
+pub mod callbacks;
+pub mod client;
+pub mod client_options;
 pub mod convert;
 pub mod host;
+pub mod http;
 pub mod promise;
+pub mod store;
 pub mod tool;
 pub mod tool_result;
 pub mod toolkit;

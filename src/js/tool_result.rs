@@ -4,7 +4,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error_text, get, has, to_json, type_name};
+use super::convert::{error_text, get, has, js_string, to_json, type_name};
 use crate::core::types::ToolResult;
 
 /// The outcome of a settled JS call, as the model will see it.
@@ -22,6 +22,9 @@ pub fn thrown_message(tool: &str, thrown: &JsValue) -> String {
         return format!("Tool \"{tool}\" failed: it threw {}", type_name(thrown));
     }
     let text = error_text(thrown);
+    if text == "{}" {
+        return format!("Tool \"{tool}\" failed: it threw an empty object");
+    }
     if text.is_empty() {
         format!("Tool \"{tool}\" failed with an empty error")
     } else {
@@ -37,11 +40,7 @@ fn decode_value(tool: &str, value: &JsValue) -> ToolResult {
         return ToolResult::ok("");
     }
     if value.as_f64().is_some() || value.as_bool().is_some() || value.is_bigint() {
-        return ToolResult::ok(
-            js_sys::JsString::from(value.clone())
-                .as_string()
-                .unwrap_or_default(),
-        );
+        return ToolResult::ok(js_string(value));
     }
     if value.is_function() || value.is_symbol() {
         return ToolResult::error(format!(

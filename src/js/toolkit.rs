@@ -68,10 +68,36 @@ fn warn(message: &str) {
 #[wasm_bindgen(js_name = Toolkit)]
 pub struct ToolkitHandle {
     state: Rc<State>,
+    id: u32,
+}
+
+thread_local! {
+    /// Live toolkits by id, so a client given a `Toolkit` object can reach its core toolkit.
+    static LIVE: RefCell<HashMap<u32, std::rc::Weak<Toolkit>>> = RefCell::new(HashMap::new());
+    static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+impl Drop for ToolkitHandle {
+    fn drop(&mut self) {
+        let id = self.id;
+        LIVE.with(|live| live.borrow_mut().remove(&id));
+    }
+}
+
+/// The core toolkit behind a JS `Toolkit` object made by `createToolkit`, if it is one.
+pub fn core_toolkit(value: &JsValue) -> Option<Rc<Toolkit>> {
+    let id = get(value, "__toolnexusToolkitId").as_f64()? as u32;
+    LIVE.with(|live| live.borrow().get(&id).and_then(std::rc::Weak::upgrade))
 }
 
 #[wasm_bindgen(js_class = Toolkit)]
 impl ToolkitHandle {
+    /// Internal: lets a client find this toolkit's core.
+    #[wasm_bindgen(getter, js_name = __toolnexusToolkitId, skip_typescript)]
+    pub fn toolkit_id(&self) -> u32 {
+        self.id
+    }
+
     /// Every tool, in assembly order (MCP → skill → built-in → extra tools).
     #[wasm_bindgen(unchecked_return_type = "Tool[]")]
     pub fn tools(&self) -> Array {
@@ -81,8 +107,11 @@ impl ToolkitHandle {
 
     /// The tool called `name`, or `undefined`.
     #[wasm_bindgen(unchecked_return_type = "Tool | undefined")]
-    pub fn get(&self, name: &str) -> JsValue {
-        let tool = self.state.kit.get(name);
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> JsValue {
+        let Some(name) = name.as_string() else {
+            return JsValue::UNDEFINED;
+        };
+        let tool = self.state.kit.get(&name);
         tool.map_or(JsValue::UNDEFINED, |t| self.state.face(&t))
     }
 
@@ -111,7 +140,7 @@ impl ToolkitHandle {
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn execute(
         &self,
-        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<
             JsValue,
         >,
@@ -121,8 +150,11 @@ impl ToolkitHandle {
             args.unwrap_or(JsValue::NULL),
             ctx.unwrap_or(JsValue::UNDEFINED),
         );
-        let call = decode_call(name, &args, &ctx)
-            .map(|(args, ctx)| self.state.kit.execute(name, args, ctx));
+        let name = name
+            .as_string()
+            .unwrap_or_else(|| super::convert::js_string(&name));
+        let call = decode_call(&name, &args, &ctx)
+            .map(|(args, ctx)| self.state.kit.execute(&name, args, ctx));
         wasm_bindgen_futures::future_to_promise(async move {
             let result = match call {
                 Ok(call) => call.await,
@@ -275,12 +307,20 @@ fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
             faces.insert(tool.spec().name.clone(), face);
         }
     }
+    let kit = Rc::new(kit);
+    let id = NEXT_ID.with(|next| {
+        let id = next.get();
+        next.set(id.wrapping_add(1));
+        id
+    });
+    LIVE.with(|live| live.borrow_mut().insert(id, Rc::downgrade(&kit)));
     let state = State {
-        kit: Rc::new(kit),
+        kit,
         faces: RefCell::new(faces),
     };
     Ok(ToolkitHandle {
         state: Rc::new(state),
+        id,
     })
 }
 

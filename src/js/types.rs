@@ -4,7 +4,7 @@ use js_sys::Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
+use super::convert::{expect_string, from_json, from_json_text, get, js_error, to_json, type_name};
 use super::host::random_id;
 use super::tool::spec_from_js;
 use crate::core::adapters;
@@ -17,8 +17,10 @@ use crate::core::types::{self, Request};
 /// sanitize("my server.v2") // "my_server_v2"
 /// ```
 #[wasm_bindgen]
-pub fn sanitize(value: &str) -> String {
-    types::sanitize(value)
+pub fn sanitize(
+    #[wasm_bindgen(unchecked_param_type = "string")] value: JsValue,
+) -> Result<String, JsValue> {
+    Ok(types::sanitize(&expect_string(&value, "sanitize: value")?))
 }
 
 /// Builds a suspension (SPEC §10): `{output: prompt (+ "\n" + url), isError: true,
@@ -57,16 +59,24 @@ pub fn pending(
 /// return authRequired("https://example.com/login")
 /// ```
 #[wasm_bindgen(js_name = authRequired, unchecked_return_type = "ToolResult")]
-pub fn auth_required(url: String, prompt: Option<String>) -> JsValue {
+pub fn auth_required(
+    #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] prompt: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let url = expect_string(&url, "authRequired: url")?;
+    let prompt = match prompt {
+        Some(p) => expect_string(&p, "authRequired: prompt")?,
+        None => "Authorization required to continue".into(),
+    };
     let request = Request {
         id: random_id("pnd"),
         kind: "authorization".into(),
-        prompt: prompt.unwrap_or_else(|| "Authorization required to continue".into()),
+        prompt,
         url: Some(url),
         data: None,
         expires_at: None,
     };
-    from_json(&types::pending(request))
+    Ok(from_json(&types::pending(request)))
 }
 
 /// The `Request` a suspended result carries, or `undefined` for every ordinary result

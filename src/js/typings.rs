@@ -103,5 +103,128 @@ export interface AnthropicTool {
   input_schema: JSONSchema
 }
 
+/** A transcript entry, in the client style's own shape (OpenAI or Anthropic messages). */
+export type Message = Record<string, unknown>
+
+/** One tool call of a run, with its outcome. */
+export interface ToolCallRecord {
+  name: string
+  args: Record<string, unknown>
+  output: string
+  isError: boolean
+  metadata?: Record<string, unknown>
+}
+
+/** Token usage summed over a run's model calls. */
+export interface Usage {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+}
+
+/** What `run` / `ask` resolve to: plain JSON. */
+export interface RunResult {
+  text: string
+  messages: Message[]
+  toolCalls: ToolCallRecord[]
+  toolCallCount: number
+  turns: number
+  usage: Usage
+  model: string
+  status: "done" | "pending" | "incomplete"
+  /** Present iff `status` is `"pending"`. */
+  pending?: Request
+  /** Present iff `status` is `"incomplete"`. */
+  limit?: "maxTurns" | (string & {})
+  /** Set when `ask` saved nothing because the store's `save` failed. */
+  saveError?: string
+}
+
+/** Where `ask({id})` keeps transcripts. */
+export interface ConversationStore {
+  get(id: string): Promise<Message[] | undefined>
+  save(id: string, messages: Message[]): Promise<void>
+}
+
+/** Lifecycle hooks; each may be async. A hook that throws stops the run. */
+export interface Hooks {
+  beforeLLM?(event: { messages: Message[]; tools: unknown[]; model: string; turn: number }):
+    | void | { messages?: Message[]; tools?: unknown[] } | Promise<void | { messages?: Message[]; tools?: unknown[] }>
+  afterLLM?(event: { response: unknown; model: string; turn: number }): void | Promise<void>
+  beforeTool?(event: { name: string; args: Record<string, unknown>; id: string; turn: number }):
+    | void | { args?: Record<string, unknown>; result?: ToolResult } | Promise<void | { args?: Record<string, unknown>; result?: ToolResult }>
+  afterTool?(event: { name: string; args: Record<string, unknown>; result: ToolResult; id: string; turn: number }):
+    | void | { result?: ToolResult } | Promise<void | { result?: ToolResult }>
+}
+
+/** Options every client shares. */
+export interface CommonClientOptions {
+  model: string
+  headers?: Record<string, string>
+  systemPrompt?: string
+  /** Model calls per run before it stops as `incomplete` (default 10). */
+  maxTurns?: number
+  hooks?: Hooks
+  store?: ConversationStore
+  /** Resolves suspensions in-page (a dialog, a redirect). Without it a run halts as `pending`. */
+  waitFor?: (request: Request) => Answer | Promise<Answer>
+  /** Shallow-merged into every request body (wins over the client's keys). */
+  requestParams?: Record<string, unknown>
+  /** Gets the final body and returns the one to send (falsy: unchanged). Synchronous. */
+  bodyTransform?: (body: Record<string, unknown>) => Record<string, unknown> | undefined | void
+}
+
+/** Options of {@link createClient}. */
+export interface ClientOptions extends CommonClientOptions {
+  baseUrl: string
+  style: "openai" | "anthropic"
+  /** Else OPENROUTER_API_KEY, then OPENAI_API_KEY / ANTHROPIC_API_KEY where the runtime has an environment. */
+  apiKey?: string
+  /** The transport; defaults to the global `fetch`. */
+  fetch?: (input: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<Response>
+  /** Anthropic only: sends `anthropic-dangerous-direct-browser-access: true`, which Anthropic requires for calls made from a page (the key is then visible to the page). */
+  anthropicBrowserAccess?: boolean
+}
+
+/** What an in-process model is handed. */
+export interface InProcessRequest {
+  messages: Message[]
+  tools?: unknown[]
+  model: string
+  body: Record<string, unknown>
+}
+
+/** What an in-process model returns: `content` to finish, or `toolCalls`. */
+export interface InProcessResponse {
+  content?: string
+  toolCalls?: { id?: string; name: string; arguments?: unknown }[]
+  usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number }
+}
+
+/** Options of {@link createInProcessClient}. */
+export interface InProcessOptions extends CommonClientOptions {
+  generate: (request: InProcessRequest) => InProcessResponse | Promise<InProcessResponse>
+}
+
+/** The second argument of `run`. */
+export interface RunOptions {
+  toolkit: Toolkit
+  signal?: AbortSignal
+  history?: Message[]
+}
+
+/** The second argument of `ask`. */
+export interface AskOptions {
+  toolkit: Toolkit
+  id?: string
+  signal?: AbortSignal
+}
+
+/** The argument of `conversation`. */
+export interface ConversationOptions {
+  toolkit: Toolkit
+  signal?: AbortSignal
+}
+
 export type GeminiTools = [{ functionDeclarations: { name: string; description: string; parameters: JSONSchema }[] }]
 "#;

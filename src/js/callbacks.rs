@@ -1,0 +1,247 @@
+//! The host's callbacks seen through the core's traits: hooks, `bodyTransform`, `waitFor`,
+//! an in-process `generate`, and a conversation store. Each settles its JS result through the
+//! one Promise helper; a throw or a rejection becomes the `Err` the core expects.
+
+use js_sys::{Function, Object};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{error_text, from_json, get, to_json, type_name};
+use super::host::set;
+use super::promise::{call2, settle};
+use crate::core::client::hooks::{CallInfo, HookResult, Hooks, LlmOverride, ToolOverride, WaitFor};
+use crate::core::client::in_process::Generate;
+use crate::core::client::store::Store;
+use crate::core::host::LocalBoxFuture;
+use crate::core::types::{Request, ToolResult};
+
+fn function(object: &JsValue, key: &str) -> Option<Function> {
+    get(object, key).dyn_into::<Function>().ok()
+}
+
+/// Calls `f(event)` (with `this` = `this`) and settles; `Err` holds the thrown message.
+async fn call_with(f: Function, this: JsValue, event: JsValue) -> Result<JsValue, String> {
+    call2(&f, &this, &event, &JsValue::UNDEFINED)
+        .await
+        .map_err(|e| error_text(&e))
+}
+
+fn event(pairs: &[(&str, JsValue)]) -> JsValue {
+    let object: JsValue = Object::new().into();
+    for (key, value) in pairs {
+        set(&object, key, value);
+    }
+    object
+}
+
+fn call_event(call: &CallInfo, args: &Value) -> Vec<(&'static str, JsValue)> {
+    vec![
+        ("name", call.name.as_str().into()),
+        ("args", from_json(args)),
+        ("id", call.id.as_str().into()),
+        ("turn", call.turn.into()),
+    ]
+}
+
+fn decode_result(hook: &str, value: &JsValue) -> Result<Option<ToolResult>, String> {
+    let result = get(value, "result");
+    if result.is_undefined() || result.is_null() {
+        return Ok(None);
+    }
+    let json = to_json(&result)?;
+    serde_json::from_value(json)
+        .map(Some)
+        .map_err(|_| format!("{hook} returned a result that is not a ToolResult {{output: string, isError: boolean}}"))
+}
+
+/// `hooks: {beforeLLM, afterLLM, beforeTool, afterTool}` and `bodyTransform`.
+pub struct JsHooks {
+    hooks: JsValue,
+    body_transform: Option<Function>,
+}
+
+impl JsHooks {
+    /// Wraps the `hooks` object (may be `undefined`) and the `bodyTransform` function.
+    pub fn new(hooks: JsValue, body_transform: Option<Function>) -> Self {
+        JsHooks {
+            hooks,
+            body_transform,
+        }
+    }
+}
+
+impl Hooks for JsHooks {
+    fn has_before_llm(&self) -> bool {
+        function(&self.hooks, "beforeLLM").is_some()
+    }
+
+    fn before_llm(
+        &self,
+        messages: &[Value],
+        tools: &Value,
+        model: &str,
+        turn: u32,
+    ) -> HookResult<LlmOverride> {
+        let Some(f) = function(&self.hooks, "beforeLLM") else {
+            return Box::pin(async { Ok(LlmOverride::default()) });
+        };
+        let ev = event(&[
+            ("messages", from_json(&messages)),
+            ("tools", from_json(tools)),
+            ("model", model.into()),
+            ("turn", turn.into()),
+        ]);
+        let this = self.hooks.clone();
+        Box::pin(async move {
+            let out = call_with(f, this, ev).await?;
+            let messages = match to_json(&get(&out, "messages"))? {
+                Value::Null => None,
+                Value::Array(list) => Some(list),
+                other => {
+                    return Err(format!(
+                        "beforeLLM returned messages that are not an array ({})",
+                        crate::core::spec::json_type(&other)
+                    ))
+                }
+            };
+            let tools = match to_json(&get(&out, "tools"))? {
+                Value::Null => None,
+                tools => Some(tools),
+            };
+            Ok(LlmOverride { messages, tools })
+        })
+    }
+
+    fn has_after_llm(&self) -> bool {
+        function(&self.hooks, "afterLLM").is_some()
+    }
+
+    fn after_llm(&self, response: &Value, model: &str, turn: u32) -> HookResult<()> {
+        let Some(f) = function(&self.hooks, "afterLLM") else {
+            return Box::pin(async { Ok(()) });
+        };
+        let ev = event(&[
+            ("response", from_json(response)),
+            ("model", model.into()),
+            ("turn", turn.into()),
+        ]);
+        let this = self.hooks.clone();
+        Box::pin(async move { call_with(f, this, ev).await.map(|_| ()) })
+    }
+
+    fn before_tool(&self, call: &CallInfo, args: &Value) -> HookResult<ToolOverride> {
+        let Some(f) = function(&self.hooks, "beforeTool") else {
+            return Box::pin(async { Ok(ToolOverride::default()) });
+        };
+        let ev = event(&call_event(call, args));
+        let this = self.hooks.clone();
+        Box::pin(async move {
+            let out = call_with(f, this, ev).await?;
+            let result = decode_result("beforeTool", &out)?;
+            let args = match to_json(&get(&out, "args"))? {
+                Value::Null => None,
+                args => Some(args),
+            };
+            Ok(ToolOverride { result, args })
+        })
+    }
+
+    fn after_tool(
+        &self,
+        call: &CallInfo,
+        args: &Value,
+        result: &ToolResult,
+    ) -> HookResult<Option<ToolResult>> {
+        let Some(f) = function(&self.hooks, "afterTool") else {
+            return Box::pin(async { Ok(None) });
+        };
+        let mut pairs = call_event(call, args);
+        pairs.push(("result", from_json(result)));
+        let ev = event(&pairs);
+        let this = self.hooks.clone();
+        Box::pin(async move {
+            let out = call_with(f, this, ev).await?;
+            decode_result("afterTool", &out)
+        })
+    }
+
+    fn body_transform(&self, body: Value) -> Result<Value, String> {
+        let Some(f) = &self.body_transform else {
+            return Ok(body);
+        };
+        let out = f
+            .call1(&JsValue::UNDEFINED, &from_json(&body))
+            .map_err(|e| error_text(&e))?;
+        if out.is_undefined() || out.is_null() || out.as_bool() == Some(false) {
+            return Ok(body);
+        }
+        if get(&out, "then").is_function() {
+            return Err("bodyTransform must return the body synchronously, not a Promise".into());
+        }
+        match to_json(&out)? {
+            Value::Object(map) => Ok(Value::Object(map)),
+            other => Err(format!(
+                "bodyTransform must return an object, got {}",
+                crate::core::spec::json_type(&other)
+            )),
+        }
+    }
+}
+
+/// `waitFor(request) → Promise<Answer>`.
+pub struct JsWaitFor(pub Function);
+
+impl WaitFor for JsWaitFor {
+    fn wait_for(&self, request: &Request) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let (f, request) = (self.0.clone(), from_json(request));
+        Box::pin(async move { to_json(&call_with(f, JsValue::UNDEFINED, request).await?) })
+    }
+}
+
+/// `generate({messages, tools, model, body})` of an in-process model.
+pub struct JsGenerate(pub Function);
+
+impl Generate for JsGenerate {
+    fn generate(&self, request: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let (f, request) = (self.0.clone(), from_json(&request));
+        Box::pin(async move { to_json(&call_with(f, JsValue::UNDEFINED, request).await?) })
+    }
+}
+
+/// Any object with async `get(id)` and `save(id, messages)`.
+pub struct JsStore(pub JsValue);
+
+impl Store for JsStore {
+    fn get(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Value>>, String>> {
+        let (store, id) = (self.0.clone(), JsValue::from_str(id));
+        Box::pin(async move {
+            let f = function(&store, "get").ok_or("the store has no get(id) function")?;
+            let found = settle(f.call1(&store, &id).map_err(|e| error_text(&e))?)
+                .await
+                .map_err(|e| error_text(&e))?;
+            match to_json(&found)? {
+                Value::Null => Ok(None),
+                Value::Array(messages) => Ok(Some(messages)),
+                _ => Err(format!(
+                    "store.get must resolve to an array of messages or undefined, got {}",
+                    type_name(&found)
+                )),
+            }
+        })
+    }
+
+    fn save(&self, id: &str, messages: &[Value]) -> LocalBoxFuture<'static, Result<(), String>> {
+        let (store, id, messages) = (self.0.clone(), JsValue::from_str(id), from_json(&messages));
+        Box::pin(async move {
+            let f =
+                function(&store, "save").ok_or("the store has no save(id, messages) function")?;
+            let returned = f
+                .call2(&store, &id, &messages)
+                .map_err(|e| error_text(&e))?;
+            settle(returned)
+                .await
+                .map(|_| ())
+                .map_err(|e| error_text(&e))
+        })
+    }
+}
