@@ -1,0 +1,172 @@
+// The package as a user gets it: `npm pack` the pkg/ folder, `npm install` the tarball into a
+// fresh project, then import / require it by name in child processes run from that project.
+import { test, before, after } from "node:test"
+import assert from "node:assert/strict"
+import { execFile } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+
+const run = promisify(execFile)
+// An absolute path: `npm pack pkg` would fetch the registry package named "pkg" instead.
+const PKG_DIR = fileURLToPath(new URL("../../pkg", import.meta.url))
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm"
+
+let root // temp dir holding the tarball and the user project
+let app // the user project
+let packed // npm pack --json entry
+let installed // node_modules/toolnexus-wasm
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), "toolnexus-pkg-"))
+  const { stdout } = await run(NPM, ["pack", PKG_DIR, "--pack-destination", root, "--json"], { cwd: root })
+  packed = JSON.parse(stdout)[0]
+  app = join(root, "app")
+  mkdirSync(app)
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "user-app", version: "1.0.0", private: true }))
+  await run(NPM, ["install", "--no-audit", "--no-fund", "--offline", join(root, packed.filename)], { cwd: app })
+  installed = join(app, "node_modules", "toolnexus-wasm")
+}, { timeout: 180_000 })
+
+after(() => {
+  if (root) rmSync(root, { recursive: true, force: true })
+})
+
+/** Runs `node <args>` in the user project; fails the test on a non-zero exit. */
+async function node(args) {
+  const { stdout } = await run(process.execPath, args, { cwd: app, timeout: 30_000 })
+  return stdout.trim()
+}
+
+function script(name, text) {
+  writeFileSync(join(app, name), text)
+  return name
+}
+
+function listFiles(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => relative(dir, join(d.parentPath ?? d.path, d.name)).split("\\").join("/"))
+    .sort()
+}
+
+const USE_TOOL = `
+  const weather = defineTool({
+    name: "get_weather",
+    description: "Weather",
+    inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    run: async ({ city }) => "Sunny in " + city,
+  })
+  const toolkit = await createToolkit({ extraTools: [weather] })
+  const ok = await toolkit.execute("get_weather", { city: "Oslo" })
+  const bad = await toolkit.execute("get_weather", {})
+  const names = toolkit.register().tools().map((t) => t.name)
+`
+
+test("the tarball holds exactly the files a user needs", () => {
+  assert.equal(packed.name, "toolnexus-wasm")
+  const files = packed.files.map((f) => f.path).sort()
+  const topLevel = ["index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.js"]
+  for (const optional of ["README.md", "LICENSE"]) {
+    if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
+  }
+  assert.deepEqual(files.filter((f) => !f.includes("/")).sort(), topLevel.sort())
+  const nested = files.filter((f) => f.includes("/"))
+  for (const f of nested) assert.match(f, /^(web|node)\/[^/]+$/, `unexpected file ${f}`)
+  for (const needed of ["web/toolnexus.js", "web/toolnexus.d.ts", "web/toolnexus_bg.wasm", "node/toolnexus.js",
+    "node/toolnexus.d.ts", "node/toolnexus_bg.wasm", "node/package.json"]) {
+    assert.ok(files.includes(needed), `missing ${needed}`)
+  }
+  for (const f of files) {
+    assert.doesNotMatch(f, /\.(rs|toml|lock|tgz|old|map)$|(^|\/)(src|tests?|target|scripts)\/|\.test\.|\.spec\./, `source or test file ${f}`)
+  }
+})
+
+test("the installed package has the same files as the tarball", () => {
+  assert.deepEqual(listFiles(installed), packed.files.map((f) => f.path).sort())
+  const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"))
+  assert.equal(manifest.name, "toolnexus-wasm")
+  assert.equal(JSON.parse(readFileSync(join(installed, "node", "package.json"), "utf8")).type, "commonjs")
+})
+
+test("every path the manifest points at exists in the installed package", () => {
+  const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"))
+  const targets = [manifest.main, manifest.module, manifest.types]
+  const walk = (v) => (typeof v === "string" ? targets.push(v) : Object.values(v).forEach(walk))
+  walk(manifest.exports)
+  assert.ok(targets.length >= 10)
+  for (const target of targets) assert.ok(existsSync(join(installed, target)), `${target} is missing`)
+})
+
+test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit", async () => {
+  const out = await node([script("esm.mjs", `
+    import { createToolkit, defineTool } from "toolnexus-wasm"
+    import * as all from "toolnexus-wasm"
+    ${USE_TOOL}
+    console.log(JSON.stringify({
+      resolved: import.meta.resolve("toolnexus-wasm"),
+      manifest: import.meta.resolve("toolnexus-wasm/package.json"),
+      web: import.meta.resolve("toolnexus-wasm/web"),
+      ok, bad, names, exports: Object.keys(all).sort(),
+    }))
+  `)])
+  const r = JSON.parse(out)
+  assert.ok(r.resolved.endsWith("/node_modules/toolnexus-wasm/node.mjs"), r.resolved)
+  assert.ok(r.manifest.endsWith("/node_modules/toolnexus-wasm/package.json"), r.manifest)
+  assert.ok(r.web.endsWith("/node_modules/toolnexus-wasm/web/toolnexus.js"), r.web)
+  assert.deepEqual(r.ok, { output: "Sunny in Oslo", isError: false })
+  assert.deepEqual(r.bad, { output: 'Invalid arguments for tool "get_weather": required property "city" is missing', isError: true })
+  assert.deepEqual(r.names, ["get_weather"])
+  for (const name of ["createToolkit", "defineTool", "pending", "pendingOf", "authRequired", "sanitize", "toOpenAI",
+    "toAnthropic", "toGemini", "Tool", "Toolkit"]) {
+    assert.ok(r.exports.includes(name), `missing export ${name}`)
+  }
+})
+
+test("CJS: require by name resolves to node.cjs and runs a tool through a toolkit", async () => {
+  const out = await node([script("cjs.cjs", `
+    const { createToolkit, defineTool } = require("toolnexus-wasm")
+    ;(async () => {
+      ${USE_TOOL}
+      console.log(JSON.stringify({
+        resolved: require.resolve("toolnexus-wasm"),
+        manifest: require("toolnexus-wasm/package.json").name,
+        ok, bad, names,
+      }))
+    })().catch((e) => { console.error(e); process.exit(1) })
+  `)])
+  const r = JSON.parse(out)
+  assert.ok(r.resolved.endsWith(join("node_modules", "toolnexus-wasm", "node.cjs")), r.resolved)
+  assert.equal(r.manifest, "toolnexus-wasm")
+  assert.deepEqual(r.ok, { output: "Sunny in Oslo", isError: false })
+  assert.deepEqual(r.bad, { output: 'Invalid arguments for tool "get_weather": required property "city" is missing', isError: true })
+  assert.deepEqual(r.names, ["get_weather"])
+})
+
+test("node -e, both module kinds, from the user project", async () => {
+  const cjs = await node(["-e", `
+    const t = require("toolnexus-wasm")
+    t.createToolkit({ extraTools: [t.defineTool({ name: "ping", run: () => "pong" })] })
+      .then((k) => k.execute("ping", {})).then((r) => console.log(r.output + " " + t.sanitize("a b")))
+  `])
+  assert.equal(cjs, "pong a_b")
+  const esm = await node(["--input-type=module", "-e", `
+    import { createToolkit, defineTool, pendingOf, pending } from "toolnexus-wasm"
+    const k = await createToolkit({ extraTools: [defineTool({ name: "ask", run: () => pending({ id: "q", kind: "approval", prompt: "ok?" }) })] })
+    console.log(pendingOf(await k.execute("ask", {})).prompt)
+  `])
+  assert.equal(esm, "ok?")
+})
+
+test("files outside the exports map are not importable by deep path", async () => {
+  const out = await node([script("deep.mjs", `
+    const codes = []
+    for (const spec of ["toolnexus-wasm/node.mjs", "toolnexus-wasm/register.js", "toolnexus-wasm/node/toolnexus.js"]) {
+      try { await import(spec); codes.push("imported") } catch (e) { codes.push(e.code) }
+    }
+    console.log(JSON.stringify(codes))
+  `)])
+  assert.deepEqual(JSON.parse(out), Array(3).fill("ERR_PACKAGE_PATH_NOT_EXPORTED"))
+})
