@@ -68,3 +68,47 @@ defineTool({ name: "x", description: "" })
 pending({ url: "x" })
 
 void main
+
+// The client API.
+import {
+  createClient,
+  createInProcessClient,
+  InMemoryConversationStore,
+  type RunResult,
+  type ConversationStore,
+  type Client,
+} from "toolnexus-wasm"
+
+async function clients(toolkit: Toolkit): Promise<void> {
+  const client: Client = createClient({
+    baseUrl: "http://127.0.0.1:1/v1",
+    style: "openai",
+    model: "m",
+    apiKey: "k",
+    headers: { "x-extra": "1" },
+    systemPrompt: "Be brief.",
+    maxTurns: 3,
+    hooks: {
+      beforeLLM: ({ messages }) => ({ messages }),
+      beforeTool: async ({ name }) => (name === "x" ? { result: { output: "no", isError: true } } : undefined),
+    },
+    waitFor: async (request: Request): Promise<Answer> => ({ id: request.id, ok: true }),
+    requestParams: { temperature: 0 },
+    bodyTransform: (body) => body,
+    store: new InMemoryConversationStore(),
+  })
+  const r: RunResult = await client.run("hi", { toolkit, signal: new AbortController().signal })
+  const status: "done" | "pending" | "incomplete" = r.status
+  const pendingRequest: Request | undefined = r.pending
+  await client.ask("hi", { toolkit, id: "t" })
+  const chat = client.conversation({ toolkit })
+  await chat.send("hello")
+  chat.reset()
+  const store: ConversationStore = client.conversationStore()
+  const inProcess = createInProcessClient({ model: "m", generate: async () => ({ content: "ok" }) })
+  await inProcess.run("x", { toolkit, history: r.messages })
+  // @ts-expect-error style must be openai or anthropic
+  createClient({ baseUrl: "u", style: "gemini", model: "m" })
+  console.log(status, pendingRequest, store)
+}
+void clients
