@@ -32,7 +32,7 @@ fn assembles_mcp_skill_builtin_agents_extras_in_order() {
     };
     let (kit, warnings) = Toolkit::assemble(sources);
     assert_eq!(
-        names(kit.tools()),
+        names(&kit.tools()),
         ["srv_a", "skill", "bash", "read", "write", "agent_x", "mine"]
     );
     assert!(warnings.is_empty());
@@ -47,7 +47,7 @@ fn an_extra_tool_shadows_a_builtin_of_the_same_name() {
         ..Sources::default()
     };
     let (kit, warnings) = Toolkit::assemble(sources);
-    assert_eq!(names(kit.tools()), ["read", "write", "bash"]);
+    assert_eq!(names(&kit.tools()), ["read", "write", "bash"]);
     assert_eq!(kit.get("bash").unwrap().spec().source, "native");
     assert!(warnings.is_empty(), "shadowing is not a duplicate");
 }
@@ -61,7 +61,7 @@ fn first_name_wins_across_sources_with_a_warning() {
         ..Sources::default()
     };
     let (kit, warnings) = Toolkit::assemble(sources);
-    assert_eq!(names(kit.tools()), ["dup"]);
+    assert_eq!(names(&kit.tools()), ["dup"]);
     assert_eq!(kit.get("dup").unwrap().spec().source, "mcp");
     assert_eq!(
         warnings,
@@ -82,7 +82,7 @@ fn disable_tools_drops_final_names_from_every_source() {
         ..Sources::default()
     };
     let (kit, _) = Toolkit::assemble(sources);
-    assert_eq!(names(kit.tools()), ["bash", "write"]);
+    assert_eq!(names(&kit.tools()), ["bash", "write"]);
 }
 
 fn with_builtins(config: Value) -> Vec<String> {
@@ -91,7 +91,7 @@ fn with_builtins(config: Value) -> Vec<String> {
         builtins_config: Some(config),
         ..Sources::default()
     };
-    names(Toolkit::assemble(sources).0.tools())
+    names(&Toolkit::assemble(sources).0.tools())
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn builtins_toggle_whole_source_and_per_tool() {
 
 #[test]
 fn register_keeps_first_and_reports_the_duplicate() {
-    let mut kit = Toolkit::default();
+    let kit = Toolkit::default();
     kit.register(shared(&echo("a", "native"))).unwrap();
     let err = kit.register(shared(&echo("a", "http"))).unwrap_err();
     assert!(err.contains("\"a\""));
@@ -124,9 +124,12 @@ fn register_keeps_first_and_reports_the_duplicate() {
 
 #[test]
 fn unknown_tool_names_what_exists() {
-    let mut kit = Toolkit::default();
+    let kit = Toolkit::default();
     let out = block_on(kit.execute("x", json!({}), Context::default()));
-    assert_eq!(out, ToolResult::error("Unknown tool: x. Available tools: none"));
+    assert_eq!(
+        out,
+        ToolResult::error("Unknown tool: x. Available tools: none")
+    );
     kit.register(shared(&echo("a", "native"))).unwrap();
     kit.register(shared(&echo("b", "native"))).unwrap();
     let out = block_on(kit.execute("x", json!({}), Context::default()));
@@ -145,7 +148,7 @@ fn strict_tool() -> Rc<FakeTool> {
 #[test]
 fn invalid_arguments_never_reach_the_tool() {
     let tool = strict_tool();
-    let mut kit = Toolkit::default();
+    let kit = Toolkit::default();
     kit.register(shared(&tool)).unwrap();
     let run = |args: Value| block_on(kit.execute("weather", args, Context::default()));
     let out = run(json!({"unit": "k"}));
@@ -169,14 +172,19 @@ fn invalid_arguments_never_reach_the_tool() {
 #[test]
 fn null_arguments_count_as_an_empty_object() {
     let tool = echo("e", "native");
-    let mut kit = Toolkit::default();
+    let kit = Toolkit::default();
     kit.register(shared(&tool)).unwrap();
     let out = block_on(kit.execute("e", Value::Null, Context::default()));
     assert_eq!(out, ToolResult::ok("{}"));
 }
 
 fn hanging_kit(clock: Option<Rc<dyn toolnexus::core::host::Clock>>) -> (Toolkit, Rc<FakeTool>) {
-    let tool = tool_with("slow", "native", json!({"type": "object"}), Behaviour::Hangs);
+    let tool = tool_with(
+        "slow",
+        "native",
+        json!({"type": "object"}),
+        Behaviour::Hangs,
+    );
     let mut kit = Toolkit::default();
     kit.register(shared(&tool)).unwrap();
     if let Some(clock) = clock {
@@ -202,7 +210,10 @@ fn an_abort_ends_a_tool_that_never_settles() {
             Either::Right((_, call)) => call.await,
         }
     });
-    assert_eq!(out, ToolResult::error("Tool \"slow\" was aborted: stopped by test"));
+    assert_eq!(
+        out,
+        ToolResult::error("Tool \"slow\" was aborted: stopped by test")
+    );
     assert!(tool.last_ctx_had_signal.get(), "the tool saw ctx.signal");
 }
 
@@ -228,7 +239,10 @@ fn a_timeout_ends_a_tool_that_never_settles() {
         ..Context::default()
     };
     let out = block_on(kit.execute("slow", json!({}), ctx));
-    assert_eq!(out, ToolResult::error("Tool \"slow\" timed out after 250 ms"));
+    assert_eq!(
+        out,
+        ToolResult::error("Tool \"slow\" timed out after 250 ms")
+    );
 }
 
 #[test]

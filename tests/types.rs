@@ -82,7 +82,10 @@ fn sanitize_replaces_everything_outside_the_safe_set() {
 #[test]
 fn specs_refuse_names_and_schemas_providers_would_refuse() {
     let ok = json!({"type": "object"});
-    assert_eq!(ToolSpec::new("", "", ok.clone(), "native"), Err(SpecError::EmptyName));
+    assert_eq!(
+        ToolSpec::new("", "", ok.clone(), "native"),
+        Err(SpecError::EmptyName)
+    );
     let err = ToolSpec::new("get weather", "", ok, "native").unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -94,7 +97,9 @@ fn specs_refuse_names_and_schemas_providers_would_refuse() {
         "tool \"t\": inputSchema must be a JSON Schema object, got string"
     );
     let err = ToolSpec::new("t", "", json!({"type": "string"}), "native").unwrap_err();
-    assert!(err.to_string().contains("inputSchema.type must be \"object\""));
+    assert!(err
+        .to_string()
+        .contains("inputSchema.type must be \"object\""));
     assert!(ToolSpec::new("t", "", json!({"properties": {}}), "native").is_ok());
 }
 

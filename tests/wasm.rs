@@ -7,12 +7,25 @@
 //!
 //! On the host this file compiles to an empty test binary.
 #![cfg(target_arch = "wasm32")]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+// A crate root resolves `mod x;` beside itself (tests/x.rs), hence the explicit paths.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
+#[path = "wasm/convert.rs"]
 mod convert;
+#[path = "wasm/host.rs"]
 mod host;
+#[path = "wasm/promise.rs"]
 mod promise;
+#[path = "wasm/support.rs"]
 mod support;
+#[path = "wasm/tool.rs"]
 mod tool;
+#[path = "wasm/tool_result.rs"]
 mod tool_result;
+#[path = "wasm/toolkit.rs"]
 mod toolkit;

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Provider dialects: request bodies byte-identical to the reference port's `JSON.stringify`,
 //! endpoints, headers, transcripts, and response parsing that never panics.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]

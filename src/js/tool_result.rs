@@ -48,6 +48,14 @@ fn decode_value(tool: &str, value: &JsValue) -> ToolResult {
             type_name(value)
         ));
     }
+    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
+        let message = error.message().as_string().unwrap_or_default();
+        return ToolResult::error(if message.is_empty() {
+            format!("Tool \"{tool}\" returned an Error with no message")
+        } else {
+            message
+        });
+    }
     if has(value, "output") || has(value, "isError") {
         return decode_result_shape(tool, value).unwrap_or_else(ToolResult::error);
     }

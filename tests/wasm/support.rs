@@ -48,7 +48,9 @@ pub async fn wait(promise: JsValue) -> Result<JsValue, JsValue> {
 
 /// `new AbortController()`.
 pub fn abort_controller() -> JsValue {
-    let class: Function = get(&js_sys::global(), "AbortController").dyn_into().unwrap();
+    let class: Function = get(&js_sys::global(), "AbortController")
+        .dyn_into()
+        .unwrap();
     Reflect::construct(&class, &Array::new()).unwrap()
 }
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Deno smoke test, the way a Deno user installs the package: `npm pack pkg`, install the tarball
+# into a fresh project under target/ (package.json + node_modules), then `deno test` there with
+# only --allow-read. Deno resolves the bare "toolnexus-wasm" from node_modules through the
+# package's `deno` export condition (index.js, which fetches the .wasm from a file: URL).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+dir=$root/target/deno-smoke
+rm -rf "$dir" && mkdir -p "$dir"
+
+tgz=$(npm pack ./pkg --pack-destination "$dir" --silent | tail -n 1)
+cd "$dir"
+printf '{ "name": "deno-smoke", "private": true, "dependencies": { "toolnexus-wasm": "file:./%s" } }\n' "$tgz" > package.json
+npm install --no-audit --no-fund --no-package-lock --loglevel=error
+cp "$root/tests/deno/toolkit.test.ts" .
+
+echo "[deno] $tgz installed in ${dir#"$root"/}; deno test --allow-read toolkit.test.ts"
+DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
+  "$root/node_modules/.bin/deno" test --allow-read --no-lock --no-prompt toolkit.test.ts

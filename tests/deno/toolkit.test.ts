@@ -1,0 +1,73 @@
+// Runs in a temp Deno project whose node_modules holds the packed toolnexus-wasm (see run.sh).
+import { createToolkit, defineTool, toOpenAI } from "toolnexus-wasm"
+
+// No std library download: three small assertions are enough here.
+const assert = {
+  equal(actual: unknown, expected: unknown) {
+    if (!Object.is(actual, expected)) throw new Error(`expected ${String(expected)}, got ${String(actual)}`)
+  },
+  deepEqual(actual: unknown, expected: unknown) {
+    const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)]
+    if (a !== e) throw new Error(`expected ${e}, got ${a}`)
+  },
+  match(actual: string, pattern: RegExp) {
+    if (!pattern.test(actual)) throw new Error(`${actual} does not match ${pattern}`)
+  },
+}
+
+const add = defineTool({
+  name: "add",
+  description: "Adds two numbers",
+  inputSchema: {
+    type: "object",
+    properties: { a: { type: "number" }, b: { type: "number" } },
+    required: ["a", "b"],
+  },
+  run: ({ a, b }) => String(Number(a) + Number(b)),
+})
+
+// Settles only when the caller's signal fires.
+const wait = defineTool({
+  name: "wait",
+  description: "Waits until aborted",
+  run: (_args, ctx) =>
+    new Promise((_, reject) => ctx.signal?.addEventListener("abort", () => reject(new Error("saw abort")))),
+})
+
+Deno.test("the deno export condition loads index.js (the web build)", () => {
+  const url = import.meta.resolve("toolnexus-wasm")
+  assert.match(url, /^file:\/\/.*\/node_modules\/toolnexus-wasm\/index\.js$/)
+})
+
+Deno.test("defineTool + createToolkit + execute", async () => {
+  const toolkit = await createToolkit({ extraTools: [add, wait], builtins: false })
+  assert.deepEqual(toolkit.tools().map((t) => t.name), ["add", "wait"])
+  assert.deepEqual(await toolkit.execute("add", { a: 2, b: 3 }), { output: "5", isError: false })
+  const bad = await toolkit.execute("add", { a: 2 })
+  assert.equal(bad.isError, true)
+  assert.equal(bad.output, 'Invalid arguments for tool "add": required property "b" is missing')
+})
+
+Deno.test("toOpenAI, on the toolkit and stand-alone", async () => {
+  const toolkit = await createToolkit({ extraTools: [add], builtins: false })
+  const [entry] = toolkit.toOpenAI()
+  assert.equal(entry.type, "function")
+  assert.equal(entry.function.name, "add")
+  assert.deepEqual(entry.function.parameters.required, ["a", "b"])
+  assert.deepEqual(toOpenAI([add]), toolkit.toOpenAI())
+})
+
+Deno.test("an AbortSignal ends a running call", async () => {
+  const toolkit = await createToolkit({ extraTools: [wait], builtins: false })
+  const controller = new AbortController()
+  const running = toolkit.execute("wait", {}, { signal: controller.signal })
+  controller.abort("user left")
+  assert.deepEqual(await running, { output: 'Tool "wait" was aborted: user left', isError: true })
+})
+
+// Deno's op sanitizer fails this test if the 60 s timeout timer outlives the call.
+Deno.test("a finished call leaves no timer behind", async () => {
+  const toolkit = await createToolkit({ extraTools: [add], builtins: false })
+  const result = await toolkit.execute("add", { a: 1, b: 1 }, { timeout: 60_000 })
+  assert.equal(result.output, "2")
+})

@@ -1,0 +1,43 @@
+// Headless Debian Chromium through playwright-core, with the flags ARCHITECTURE.md lists and a
+// fresh profile under target/. Collects console errors and page errors for the assertions.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { chromium } from "playwright-core"
+
+export const repo = fileURLToPath(new URL("../..", import.meta.url))
+export const shots = join(repo, "target", "e2e")
+
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+]
+
+/** Launches Chromium; resolves to {page, problems, close()}. `problems` lists console errors. */
+export async function openBrowser() {
+  mkdirSync(join(repo, "target", "chromium"), { recursive: true })
+  mkdirSync(shots, { recursive: true })
+  const profile = mkdtempSync(join(repo, "target", "chromium", "profile-"))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1100, height: 900 },
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  const problems = []
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`))
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`))
+  page.on("requestfailed", (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`))
+  const close = async () => {
+    await context.close()
+    rmSync(profile, { recursive: true, force: true })
+  }
+  return { page, problems, close }
+}
