@@ -1,5 +1,6 @@
 // Headless Debian Chromium through playwright-core, with the flags ARCHITECTURE.md lists and a
 // fresh profile under target/. Collects console errors and page errors for the assertions.
+import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -41,3 +42,20 @@ export async function openBrowser() {
   }
   return { page, problems, close }
 }
+
+/** Starts `node scripts/serve.mjs --port 0` and reads the URL it prints. */
+export function startDemoServer() {
+  const child = spawn(process.execPath, [join(repo, "scripts", "serve.mjs"), "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ""
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+      const found = out.match(/^toolnexus-wasm demo: (http:\/\/127\.0\.0\.1:\d+\/)$/m)
+      if (found) resolve({ child, url: found[1] })
+    })
+    child.once("exit", (code) => reject(new Error(`serve.mjs exited (${code}) before printing its URL: ${out}`)))
+  })
+}
+

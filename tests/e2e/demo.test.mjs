@@ -1,26 +1,9 @@
 // Playwright e2e on the demo: scripts/serve.mjs on a free port, www/ in headless Chromium.
 // Screenshots of each state go to target/e2e/demo-*.png.
 import assert from "node:assert/strict"
-import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { after, before, describe, it } from "node:test"
-import { openBrowser, repo, shots } from "./browser.mjs"
-
-/** Starts `node scripts/serve.mjs --port 0` and reads the URL it prints. */
-function startDemoServer() {
-  const child = spawn(process.execPath, [join(repo, "scripts", "serve.mjs"), "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-  return new Promise((resolve, reject) => {
-    let out = ""
-    child.stdout.on("data", (chunk) => {
-      out += chunk
-      const found = out.match(/^toolnexus-wasm demo: (http:\/\/127\.0\.0\.1:\d+\/)$/m)
-      if (found) resolve({ child, url: found[1] })
-    })
-    child.once("exit", (code) => reject(new Error(`serve.mjs exited (${code}) before printing its URL: ${out}`)))
-  })
-}
+import { openBrowser, shots, startDemoServer } from "./browser.mjs"
 
 describe("the demo page", () => {
   let server, browser, page
