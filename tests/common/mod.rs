@@ -1,6 +1,9 @@
 //! Fakes shared by the host tests: scripted tools, a manual abort signal, scripted clocks.
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod agent;
+pub mod http;
+
 use serde_json::{json, Value};
 use std::any::Any;
 use std::cell::{Cell, RefCell};

@@ -8,7 +8,7 @@ use super::config::ClientConfig;
 use super::error::{redact, truncate, url_path, RunError};
 use super::hooks::Hooks;
 use crate::core::host::{Http, HttpError, HttpRequest, LocalBoxFuture, Signal};
-use crate::core::wire::{Dialect, Reply};
+use crate::core::wire::{Dialect, Reply, WireError};
 
 /// What a model call produced: the reply, and the raw response when a hook wants it.
 pub struct Completion {
@@ -65,12 +65,16 @@ impl Llm {
                 return Err(RunError::Status {
                     status: response.status,
                     path,
-                    body: redact(&truncate(&response.body, 2000), &secrets),
+                    body: truncate(&redact(&response.body, &secrets), 2000),
                 });
             }
-            let reply = dialect
-                .parse(&response.body)
-                .map_err(|source| RunError::BadResponse { path, source })?;
+            let reply = dialect.parse(&response.body).map_err(|source| {
+                let source = match source {
+                    WireError::Provider(message) => WireError::Provider(redact(&message, &secrets)),
+                    other => other,
+                };
+                RunError::BadResponse { path, source }
+            })?;
             let raw = wants_raw
                 .then(|| serde_json::from_str(&response.body).ok())
                 .flatten();
@@ -88,7 +92,11 @@ impl Llm {
         let mut body = self
             .dialect
             .body(&config.model, system, messages, tools, false);
-        for (key, value) in &config.request_params {
+        let allowed = config
+            .request_params
+            .iter()
+            .filter(|(key, _)| !matches!(key.as_str(), "messages" | "tools" | "stream"));
+        for (key, value) in allowed {
             body.insert(key.clone(), value.clone());
         }
         let body = self

@@ -100,11 +100,20 @@ impl ClientConfig {
             .join("\n\n")
     }
 
-    /// Every secret this client holds (the key and each header value), for redaction.
+    /// Every secret this client holds (the key, each header value, and each word of a header
+    /// value such as the token of `Bearer <token>`), longest first, for redaction.
     pub fn secrets(&self) -> Vec<String> {
-        let mut secrets: Vec<String> = self.headers.iter().map(|(_, v)| v.clone()).collect();
+        let mut secrets: Vec<String> = Vec::new();
+        for (_, value) in &self.headers {
+            secrets.push(value.clone());
+            secrets.extend(value.split_whitespace().map(str::to_owned));
+        }
         secrets.extend(self.api_key.clone());
-        secrets.retain(|s| s.len() >= 4);
+        secrets.retain(|s| {
+            s.len() >= 4 && !matches!(s.as_str(), "Bearer" | "Basic" | "true" | "false")
+        });
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        secrets.dedup();
         secrets
     }
 }

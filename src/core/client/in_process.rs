@@ -74,6 +74,7 @@ pub fn openai_response(answer: &Value) -> Result<Value, String> {
     };
     let mut message = Map::new();
     message.insert("role".into(), json!("assistant"));
+    let mut finish_reason = "stop";
     let calls = match answer.get("toolCalls") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(calls)) => calls.clone(),
@@ -103,6 +104,7 @@ pub fn openai_response(answer: &Value) -> Result<Value, String> {
             .map(|(i, c)| wire_call(i, c))
             .collect();
         message.insert("tool_calls".into(), Value::Array(wire?));
+        finish_reason = "tool_calls";
     }
     let usage = answer.get("usage");
     let count = |key: &str| {
@@ -117,7 +119,7 @@ pub fn openai_response(answer: &Value) -> Result<Value, String> {
         .and_then(Value::as_u64)
         .unwrap_or(prompt + completion);
     Ok(json!({
-        "choices": [{"index": 0, "message": Value::Object(message)}],
+        "choices": [{"index": 0, "message": Value::Object(message), "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": total},
     }))
 }
