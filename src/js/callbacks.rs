@@ -169,11 +169,13 @@ impl Hooks for JsHooks {
         let Some(f) = &self.body_transform else {
             return Ok(body);
         };
+        let js_body = from_json(&body);
         let out = f
-            .call1(&JsValue::UNDEFINED, &from_json(&body))
+            .call1(&JsValue::UNDEFINED, &js_body)
             .map_err(|e| error_text(&e))?;
         if out.is_undefined() || out.is_null() || out.as_bool() == Some(false) {
-            return Ok(body);
+            // Nothing returned: the body may have been edited in place.
+            return to_json(&js_body);
         }
         if get(&out, "then").is_function() {
             return Err("bodyTransform must return the body synchronously, not a Promise".into());

@@ -52,7 +52,9 @@ impl Http for FetchHttp {
             {
                 Ok(response) => response,
                 Err(thrown) => {
-                    return Err(aborted().unwrap_or_else(|| HttpError::Network(error_text(&thrown))))
+                    return Err(
+                        aborted().unwrap_or_else(|| HttpError::Network(network_text(&thrown)))
+                    )
                 }
             };
             let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
@@ -102,4 +104,18 @@ fn init_object(request: &HttpRequest, signal: Option<&JsValue>) -> JsValue {
         set(&init, "signal", signal);
     }
     init
+}
+
+/// The message of a failed `fetch`, with its cause when the runtime gives one (Node's
+/// `fetch failed` hides `ECONNREFUSED` there).
+fn network_text(thrown: &JsValue) -> String {
+    let message = error_text(thrown);
+    let cause = get(thrown, "cause");
+    if cause.is_undefined() || cause.is_null() {
+        return message;
+    }
+    let detail = get(&cause, "code")
+        .as_string()
+        .unwrap_or_else(|| error_text(&cause));
+    format!("{message} ({detail})")
 }

@@ -38,12 +38,16 @@ impl Http for InProcessHttp {
                     "createInProcessClient does not stream: `generate` returns a complete answer; use run() or ask()".into(),
                 ));
             }
-            let model_request = json!({
-                "messages": body.get("messages").cloned().unwrap_or_else(|| json!([])),
-                "tools": body.get("tools").cloned().unwrap_or(Value::Null),
-                "model": body.get("model").cloned().unwrap_or(Value::Null),
-                "body": body,
-            });
+            let mut model_request = Map::new();
+            let messages = body.get("messages").cloned().unwrap_or_else(|| json!([]));
+            model_request.insert("messages".into(), messages);
+            if let Some(tools) = body.get("tools") {
+                model_request.insert("tools".into(), tools.clone());
+            }
+            let model = body.get("model").cloned().unwrap_or(Value::Null);
+            model_request.insert("model".into(), model);
+            model_request.insert("body".into(), body);
+            let model_request = Value::Object(model_request);
             let answer = generate
                 .generate(model_request)
                 .await
