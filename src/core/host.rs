@@ -54,15 +54,17 @@ pub trait Clock {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()>;
 }
 
-/// One POST to a model endpoint: the body is already the final JSON text.
+/// One HTTP request; the body, when there is one, is already its final text.
 #[derive(Clone)]
 pub struct HttpRequest {
+    /// `GET`, `POST`, `DELETE`, …
+    pub method: String,
     /// The full URL.
     pub url: String,
     /// Request headers, in order (later ones win on the same name).
     pub headers: Vec<(String, String)>,
-    /// The JSON body.
-    pub body: String,
+    /// The body; `None` for requests that have none (a `GET` must not).
+    pub body: Option<String>,
     /// Aborts the request.
     pub signal: Option<Signal>,
 }
@@ -99,14 +101,14 @@ pub enum HttpError {
 /// use toolnexus::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
 /// struct Always200;
 /// impl Http for Always200 {
-///     fn post(&self, _r: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+///     fn send(&self, _r: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
 ///         Box::pin(async { Ok(HttpResponse { status: 200, retry_after: None, body: "{}".into() }) })
 ///     }
 /// }
 /// ```
 pub trait Http {
-    /// Sends one POST and reads the whole body.
-    fn post(
+    /// Sends one request and reads the whole body.
+    fn send(
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>>;

@@ -23,7 +23,7 @@ impl FetchHttp {
 }
 
 impl Http for FetchHttp {
-    fn post(
+    fn send(
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
@@ -93,13 +93,15 @@ impl Http for FetchHttp {
 
 fn init_object(request: &HttpRequest, signal: Option<&JsValue>) -> JsValue {
     let init: JsValue = Object::new().into();
-    set(&init, "method", &"POST".into());
+    set(&init, "method", &request.method.as_str().into());
     let headers: JsValue = Object::new().into();
     for (name, value) in &request.headers {
         set(&headers, name, &value.as_str().into());
     }
     set(&init, "headers", &headers);
-    set(&init, "body", &request.body.as_str().into());
+    if let Some(body) = &request.body {
+        set(&init, "body", &body.as_str().into());
+    }
     if let Some(signal) = signal {
         set(&init, "signal", signal);
     }

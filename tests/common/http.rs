@@ -100,15 +100,16 @@ impl ScriptedHttp {
 }
 
 impl Http for ScriptedHttp {
-    fn post(
+    fn send(
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let sent = Sent {
             url: request.url.clone(),
             headers: request.headers.clone(),
-            body: serde_json::from_str(&request.body).unwrap_or(Value::Null),
-            text: request.body.clone(),
+            body: serde_json::from_str(request.body.as_deref().unwrap_or(""))
+                .unwrap_or(Value::Null),
+            text: request.body.clone().unwrap_or_default(),
             signal: request.signal.clone(),
         };
         let index = self.count();

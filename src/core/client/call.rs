@@ -45,15 +45,16 @@ impl Llm {
         let path = url_path(&url);
         let body = self.body_text(messages, tools, system)?;
         let request = HttpRequest {
+            method: "POST".into(),
             url,
             headers: self.headers(),
-            body,
+            body: Some(body),
             signal,
         };
         let (http, dialect) = (self.http.clone(), self.dialect.clone());
         let wants_raw = self.hooks.has_after_llm();
         Ok(Box::pin(async move {
-            let response = http.post(request).await.map_err(|e| match e {
+            let response = http.send(request).await.map_err(|e| match e {
                 HttpError::Aborted(reason) => RunError::Aborted(reason),
                 HttpError::Network(message) => RunError::Network {
                     path: path.clone(),

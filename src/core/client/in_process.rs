@@ -25,13 +25,13 @@ pub struct InProcessHttp {
 pub const IN_PROCESS_BASE_URL: &str = "http://in-process.invalid/v1";
 
 impl Http for InProcessHttp {
-    fn post(
+    fn send(
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let generate = self.generate.clone();
         Box::pin(async move {
-            let body: Value = serde_json::from_str(&request.body)
+            let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or(""))
                 .map_err(|e| HttpError::Refused(format!("the request body is not JSON: {e}")))?;
             if body.get("stream") == Some(&Value::Bool(true)) {
                 return Err(HttpError::Refused(
