@@ -165,6 +165,7 @@ fn a_network_error_is_a_network_error_with_the_path() {
             ))]),
         );
         r.config.api_key = Some("sk-net-secret-1".into());
+        r.config.retries = 0;
         let err = r.run("hi").unwrap_err();
         assert_eq!(
             err,

@@ -64,6 +64,7 @@ fn client(generate: &Rc<Scripted>, hooks: Rc<dyn Hooks>) -> Client {
         hooks,
         wait_for: None,
         clock: Rc::new(FixedClock(0.0)),
+        telemetry: Rc::default(),
     }
 }
 

@@ -31,6 +31,9 @@ pub trait Cancel {
     fn wait(&self) -> LocalBoxFuture<'static, ()>;
     /// Lets the host recover its own signal object (the JS `AbortSignal`).
     fn as_any(&self) -> &dyn Any;
+    /// Fires the signal, when the host lets the core do so (a run's own controller): the run
+    /// uses it when its deadline passes, so in-flight requests and tools stop too.
+    fn abort(&self, _reason: &str) {}
 }
 
 /// A shared cancellation signal.
@@ -52,6 +55,10 @@ pub trait Clock {
     fn now_ms(&self) -> f64;
     /// Completes after `ms` milliseconds.
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()>;
+    /// A random number in `[0, 1)`, for backoff jitter.
+    fn random(&self) -> f64 {
+        0.5
+    }
 }
 
 /// One HTTP request; the body, when there is one, is already its final text.
@@ -112,4 +119,63 @@ pub trait Http {
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>>;
+
+    /// Sends one request and hands the body over as it arrives. By default the whole body is
+    /// read first (right for transports that cannot stream).
+    fn open(
+        &self,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'static, Result<StreamResponse, HttpError>> {
+        let sent = self.send(request);
+        Box::pin(async move { sent.await.map(StreamResponse::whole) })
+    }
+}
+
+/// A response body read chunk by chunk.
+pub trait ByteStream {
+    /// The next chunk; `None` at the end.
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Option<Result<Vec<u8>, HttpError>>>;
+}
+
+/// A response whose body is still arriving.
+pub struct StreamResponse {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Retry-After` header, when present.
+    pub retry_after: Option<String>,
+    /// The body.
+    pub body: Box<dyn ByteStream>,
+}
+
+/// A body that is already complete, as one chunk.
+struct Whole(Option<Vec<u8>>);
+
+impl ByteStream for Whole {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Option<Result<Vec<u8>, HttpError>>> {
+        let chunk = self.0.take().map(Ok);
+        Box::pin(async move { chunk })
+    }
+}
+
+impl StreamResponse {
+    /// Wraps a complete response.
+    pub fn whole(response: HttpResponse) -> Self {
+        StreamResponse {
+            status: response.status,
+            retry_after: response.retry_after,
+            body: Box::new(Whole(Some(response.body.into_bytes()))),
+        }
+    }
+
+    /// Reads the rest of the body as text (for error messages), at most `limit` bytes.
+    pub async fn text(mut self, limit: usize) -> String {
+        let mut bytes = Vec::new();
+        while let Some(Ok(chunk)) = self.body.next_chunk().await {
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() >= limit {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
 }

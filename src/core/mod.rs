@@ -6,6 +6,7 @@ pub mod builtins;
 pub mod client;
 pub mod execute;
 pub mod host;
+pub mod metrics;
 pub mod schema;
 pub mod spec;
 pub mod time;

@@ -9,7 +9,9 @@ use wasm_bindgen::prelude::*;
 use super::convert::{error_text, from_json, get, to_json, type_name};
 use super::host::set;
 use super::promise::{call2, settle};
-use crate::core::client::hooks::{CallInfo, HookResult, Hooks, LlmOverride, ToolOverride, WaitFor};
+use crate::core::client::hooks::{
+    CallInfo, ErrorInfo, HookResult, Hooks, LlmOverride, ToolOverride, WaitFor,
+};
 use crate::core::client::in_process::Generate;
 use crate::core::client::store::Store;
 use crate::core::host::LocalBoxFuture;
@@ -58,14 +60,20 @@ fn decode_result(hook: &str, value: &JsValue) -> Result<Option<ToolResult>, Stri
 pub struct JsHooks {
     hooks: JsValue,
     body_transform: Option<Function>,
+    on_error: Option<Function>,
 }
 
 impl JsHooks {
     /// Wraps the `hooks` object (may be `undefined`) and the `bodyTransform` function.
-    pub fn new(hooks: JsValue, body_transform: Option<Function>) -> Self {
+    pub fn new(
+        hooks: JsValue,
+        body_transform: Option<Function>,
+        on_error: Option<Function>,
+    ) -> Self {
         JsHooks {
             hooks,
             body_transform,
+            on_error,
         }
     }
 }
@@ -165,6 +173,29 @@ impl Hooks for JsHooks {
         })
     }
 
+    fn on_error(&self, info: &ErrorInfo) -> Option<bool> {
+        let f = self.on_error.as_ref()?;
+        let mut pairs: Vec<(&str, JsValue)> = vec![
+            ("attempt", info.attempt.into()),
+            ("retryable", info.retryable.into()),
+        ];
+        if let Some(status) = info.status {
+            pairs.push(("status", status.into()));
+        }
+        if let Some(error) = &info.error {
+            pairs.push(("error", js_sys::Error::new(error).into()));
+        }
+        // A throw counts as "fail": the classifier must never turn a failure into a loop.
+        match f.call1(&JsValue::UNDEFINED, &event(&pairs)) {
+            Ok(tier) => match tier.as_string().as_deref() {
+                Some("retry") => Some(true),
+                Some("fail") => Some(false),
+                _ => None,
+            },
+            Err(_) => Some(false),
+        }
+    }
+
     fn body_transform(&self, body: Value) -> Result<Value, String> {
         let Some(f) = &self.body_transform else {
             return Ok(body);
@@ -245,5 +276,31 @@ impl Store for JsStore {
                 .map(|_| ())
                 .map_err(|e| error_text(&e))
         })
+    }
+}
+
+/// `onMetric(event)`: a throw is reported on the console, never to the run.
+pub struct JsMetricSink(pub Function);
+
+impl crate::core::client::telemetry::MetricSink for JsMetricSink {
+    fn emit(&self, event: &crate::core::metrics::MetricEvent) {
+        if let Err(thrown) = self.0.call1(&JsValue::UNDEFINED, &from_json(event)) {
+            let message = format!("[toolnexus] onMetric threw: {}", error_text(&thrown));
+            web_sys::console::warn_1(&message.into());
+        }
+    }
+}
+
+/// `ask(prompt, {on_text})`: text deltas to the callback; other events are not its business.
+pub struct JsTextSink(pub Function);
+
+impl crate::core::client::telemetry::RunEvents for JsTextSink {
+    fn emit(&self, event: crate::core::client::telemetry::StreamEvent) {
+        if let crate::core::client::telemetry::StreamEvent::Text { delta } = event {
+            if let Err(thrown) = self.0.call1(&JsValue::UNDEFINED, &delta.into()) {
+                let message = format!("[toolnexus] on_text threw: {}", error_text(&thrown));
+                web_sys::console::warn_1(&message.into());
+            }
+        }
     }
 }

@@ -7,10 +7,6 @@ use wasm_bindgen::prelude::*;
 use super::convert::{get, js_error, to_json, type_name};
 use crate::core::client::config::{ClientConfig, Style};
 
-/// Options of the reference port that belong to features still to come in this package:
-/// refused, not silently ignored.
-const NOT_YET: [&str; 5] = ["retries", "retryBaseMs", "timeoutMs", "onMetric", "onError"];
-
 fn invalid(message: String) -> JsValue {
     js_error("invalid_options", &message)
 }
@@ -103,12 +99,6 @@ pub fn common(
             type_name(options)
         )));
     }
-    if let Some(key) = NOT_YET.iter().find(|k| !get(options, k).is_undefined()) {
-        let message = format!(
-            "{what}: option \"{key}\" is not available in this version of toolnexus-wasm yet"
-        );
-        return Err(js_error("unsupported", &message));
-    }
     let model = string_opt(options, "model", what)?
         .ok_or_else(|| invalid(format!("{what}: model is required")))?;
     let mut config = ClientConfig::new(style, base_url, model);
@@ -116,6 +106,13 @@ pub fn common(
     config.system_prompt = string_opt(options, "systemPrompt", what)?.unwrap_or_default();
     config.max_turns = max_turns(options, what)?;
     config.request_params = request_params(options, what)?;
+    if let Some(retries) = number(options, "retries", what, 0.0, 100.0, true)? {
+        config.retries = retries as u32;
+    }
+    if let Some(base) = number(options, "retryBaseMs", what, 0.0, 3_600_000.0, false)? {
+        config.retry_base_ms = base;
+    }
+    config.timeout_ms = number(options, "timeoutMs", what, 1.0, 2_147_483_647.0, false)?;
     Ok(config)
 }
 
@@ -169,4 +166,28 @@ fn deno_env_granted(deno: &JsValue, name: &str) -> bool {
         .call1(&permissions, &descriptor)
         .map(|status| get(&status, "state").as_string().as_deref() == Some("granted"))
         .unwrap_or(false)
+}
+
+/// A numeric option within `min..=max` (a whole number when `whole`); `None` when absent.
+fn number(
+    options: &JsValue,
+    key: &str,
+    what: &str,
+    min: f64,
+    max: f64,
+    whole: bool,
+) -> Result<Option<f64>, JsValue> {
+    let value = get(options, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(n) if (min..=max).contains(&n) && (!whole || n.fract() == 0.0) => Ok(Some(n)),
+        _ => {
+            let kind = if whole { "a whole number" } else { "a number" };
+            Err(invalid(format!(
+                "{what}: {key} must be {kind} from {min} to {max}"
+            )))
+        }
+    }
 }

@@ -66,6 +66,10 @@ impl Clock for JsClock {
         js_sys::Date::now()
     }
 
+    fn random(&self) -> f64 {
+        js_sys::Math::random()
+    }
+
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
         let (promise, resolve) = promise_with_resolver();
         let (Some(resolve), Some(set_timeout)) = (resolve, global_fn("setTimeout")) else {

@@ -1,12 +1,14 @@
 //! The core's `Http` over a JS `fetch` (the `fetch` option, else the global one).
 
-use js_sys::{Function, Object};
+use js_sys::{Function, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get};
 use super::host::{set, JsSignal};
 use super::promise::{call2, settle};
-use crate::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
+use crate::core::host::{
+    ByteStream, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal, StreamResponse,
+};
 
 /// `fetch(url, {method: "POST", headers, body, signal})`.
 pub struct FetchHttp {
@@ -22,6 +24,109 @@ impl FetchHttp {
     }
 }
 
+/// Why a request failed: aborted when its signal fired, else the thrown message.
+fn failure(signal: &Option<Signal>, thrown: &JsValue, context: &str) -> HttpError {
+    match signal.as_ref().filter(|s| s.is_aborted()) {
+        Some(s) => HttpError::Aborted(s.reason()),
+        None => HttpError::Network(format!("{context}{}", network_text(thrown))),
+    }
+}
+
+/// Calls `fetch` and returns the `Response` with its status and `Retry-After`.
+async fn start(
+    fetch: Function,
+    request: HttpRequest,
+) -> Result<(JsValue, u16, Option<String>), HttpError> {
+    let signal = request.signal.clone();
+    let js_signal = signal.as_ref().and_then(|s| {
+        s.as_any()
+            .downcast_ref::<JsSignal>()
+            .map(|s| s.js().clone())
+    });
+    let init = init_object(&request, js_signal.as_ref());
+    let url: JsValue = request.url.as_str().into();
+    let response = call2(&fetch, &JsValue::UNDEFINED, &url, &init)
+        .await
+        .map_err(|thrown| failure(&signal, &thrown, ""))?;
+    let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
+    let headers = get(&response, "headers");
+    let retry_after = get(&headers, "get")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|g| g.call1(&headers, &"retry-after".into()).ok())
+        .and_then(|v| v.as_string());
+    Ok((response, status, retry_after))
+}
+
+async fn read_text(response: &JsValue, signal: &Option<Signal>) -> Result<String, HttpError> {
+    let text = get(response, "text").dyn_into::<Function>().map_err(|_| {
+        HttpError::Network("fetch returned something that is not a Response".into())
+    })?;
+    let body = match text.call0(response) {
+        Ok(promise) => settle(promise).await,
+        Err(thrown) => Err(thrown),
+    };
+    body.map(|b| b.as_string().unwrap_or_default())
+        .map_err(|thrown| failure(signal, &thrown, "reading the response failed: "))
+}
+
+/// A `ReadableStream` reader; cancelled when dropped, so a consumer that stops early also
+/// stops the download.
+struct Reader {
+    reader: JsValue,
+    signal: Option<Signal>,
+    finished: bool,
+}
+
+impl ByteStream for Reader {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Option<Result<Vec<u8>, HttpError>>> {
+        Box::pin(async move {
+            if self.finished {
+                return None;
+            }
+            let read = match get(&self.reader, "read").dyn_into::<Function>() {
+                Ok(read) => read.call0(&self.reader),
+                Err(_) => {
+                    return Some(Err(HttpError::Network(
+                        "the response body has no reader".into(),
+                    )))
+                }
+            };
+            let step = match read {
+                Ok(promise) => settle(promise).await,
+                Err(thrown) => Err(thrown),
+            };
+            match step {
+                Err(thrown) => {
+                    self.finished = true;
+                    Some(Err(failure(&self.signal, &thrown, "")))
+                }
+                Ok(step) if get(&step, "done").as_bool() == Some(true) => {
+                    self.finished = true;
+                    None
+                }
+                Ok(step) => Some(Ok(Uint8Array::new(&get(&step, "value")).to_vec())),
+            }
+        })
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        if !self.finished {
+            if let Ok(cancel) = get(&self.reader, "cancel").dyn_into::<Function>() {
+                if let Ok(promise) = cancel.call0(&self.reader) {
+                    // Settle the cancellation quietly: nobody waits for it, and a rejection
+                    // must not surface as an unhandled one.
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let _ = settle(promise).await;
+                    });
+                }
+            }
+        }
+    }
+}
+
 impl Http for FetchHttp {
     fn send(
         &self,
@@ -30,59 +135,43 @@ impl Http for FetchHttp {
         let fetch = self.fetch.clone();
         Box::pin(async move {
             let signal = request.signal.clone();
-            let js_signal = signal.as_ref().and_then(|s| {
-                s.as_any()
-                    .downcast_ref::<JsSignal>()
-                    .map(|s| s.js().clone())
-            });
-            let init = init_object(&request, js_signal.as_ref());
-            let aborted = || {
-                signal
-                    .as_ref()
-                    .filter(|s| s.is_aborted())
-                    .map(|s| HttpError::Aborted(s.reason()))
-            };
-            let response = match call2(
-                &fetch,
-                &JsValue::UNDEFINED,
-                &request.url.as_str().into(),
-                &init,
-            )
-            .await
-            {
-                Ok(response) => response,
-                Err(thrown) => {
-                    return Err(
-                        aborted().unwrap_or_else(|| HttpError::Network(network_text(&thrown)))
-                    )
-                }
-            };
-            let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
-            let headers = get(&response, "headers");
-            let retry_after = get(&headers, "get")
+            let (response, status, retry_after) = start(fetch, request).await?;
+            let body = read_text(&response, &signal).await?;
+            Ok(HttpResponse {
+                status,
+                retry_after,
+                body,
+            })
+        })
+    }
+
+    fn open(
+        &self,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'static, Result<StreamResponse, HttpError>> {
+        let fetch = self.fetch.clone();
+        Box::pin(async move {
+            let signal = request.signal.clone();
+            let (response, status, retry_after) = start(fetch, request).await?;
+            let body = get(&response, "body");
+            let reader = get(&body, "getReader")
                 .dyn_into::<Function>()
                 .ok()
-                .and_then(|g| g.call1(&headers, &"retry-after".into()).ok())
-                .and_then(|v| v.as_string());
-            let text = get(&response, "text").dyn_into::<Function>().map_err(|_| {
-                HttpError::Network("fetch returned something that is not a Response".into())
-            })?;
-            let body = match text.call0(&response) {
-                Ok(promise) => settle(promise).await,
-                Err(thrown) => Err(thrown),
+                .and_then(|f| f.call0(&body).ok());
+            let Some(reader) = reader else {
+                let body = read_text(&response, &signal).await?;
+                return Ok(StreamResponse::whole(HttpResponse {
+                    status,
+                    retry_after,
+                    body,
+                }));
             };
-            let body = match body {
-                Ok(body) => body.as_string().unwrap_or_default(),
-                Err(thrown) => {
-                    return Err(aborted().unwrap_or_else(|| {
-                        HttpError::Network(format!(
-                            "reading the response failed: {}",
-                            error_text(&thrown)
-                        ))
-                    }))
-                }
-            };
-            Ok(HttpResponse {
+            let body = Box::new(Reader {
+                reader,
+                signal,
+                finished: false,
+            });
+            Ok(StreamResponse {
                 status,
                 retry_after,
                 body,

@@ -3,11 +3,15 @@
 
 pub mod callbacks;
 pub mod client;
+pub mod client_build;
 pub mod client_options;
 pub mod convert;
 pub mod host;
 pub mod http;
 pub mod promise;
+pub mod run_context;
+pub mod run_signal;
+pub mod run_stream;
 pub mod store;
 pub mod tool;
 pub mod tool_result;

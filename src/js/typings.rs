@@ -172,6 +172,51 @@ export interface CommonClientOptions {
   requestParams?: Record<string, unknown>
   /** Gets the final body and returns the one to send (falsy: unchanged). Synchronous. */
   bodyTransform?: (body: Record<string, unknown>) => Record<string, unknown> | undefined | void
+  /** Retries of a model call on 429, 500, 502, 503, 504 and network errors (default 2; 0 in-process). */
+  retries?: number
+  /** Backoff base in ms (default 500): `base * 2^attempt` plus up to 100 ms of jitter. */
+  retryBaseMs?: number
+  /** The whole run's deadline in ms: it aborts the in-flight request and rejects with an AbortError. */
+  timeoutMs?: number
+  /** Receives every metric event; the same events feed `client.metrics()`. */
+  onMetric?: (event: MetricEvent) => void
+  /** Classifies each failed model call; bounded by `retries` whatever it says. */
+  onError?: (info: ErrorInfo) => "retry" | "fail" | undefined
+}
+
+/** A semantic metric event, as `onMetric` receives it. */
+export type MetricEvent =
+  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }
+  | { event: "tool"; tool: string; source: string; isError: boolean; pending: boolean; ms: number }
+  | { event: "run"; model: string; turns: number; toolCalls: number; totalTokens: number; ms: number; error?: string }
+
+/** A failed model call, as `onError` sees it. */
+export interface ErrorInfo {
+  /** The transport error, when there was no response. */
+  error?: Error
+  /** The HTTP status, when there was one. */
+  status?: number
+  /** Zero-based attempt. */
+  attempt: number
+  /** Whether the default policy would retry it (429, 500, 502, 503, 504, network errors). */
+  retryable: boolean
+}
+
+/** An event of `client.stream()`. */
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> }
+  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
+  | { type: "usage"; usage: Usage }
+  | { type: "pending"; request: Request }
+  | { type: "done"; result: RunResult }
+
+/** The second argument of `stream`. */
+export interface StreamOptions {
+  toolkit: Toolkit
+  /** Loads history before and saves on `done`, like `ask`. */
+  id?: string
+  signal?: AbortSignal
 }
 
 /** Options of {@link createClient}. */
@@ -218,6 +263,8 @@ export interface AskOptions {
   toolkit: Toolkit
   id?: string
   signal?: AbortSignal
+  /** Streams the model calls and hands each text delta here as it arrives. */
+  on_text?: (delta: string) => void
 }
 
 /** The argument of `conversation`. */

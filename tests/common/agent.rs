@@ -412,6 +412,8 @@ pub struct Rig {
     pub tools: Vec<SharedTool>,
     pub history: Vec<Value>,
     pub signal: Option<Signal>,
+    pub telemetry: Rc<toolnexus::core::client::telemetry::Telemetry>,
+    pub events: Option<Rc<dyn toolnexus::core::client::telemetry::RunEvents>>,
 }
 
 impl Rig {
@@ -425,6 +427,8 @@ impl Rig {
             tools: Vec::new(),
             history: Vec::new(),
             signal: None,
+            telemetry: Rc::default(),
+            events: None,
         }
     }
 
@@ -456,6 +460,7 @@ impl Rig {
             hooks: self.hooks.clone(),
             wait_for: self.wait_for.clone(),
             clock: self.clock.clone(),
+            telemetry: self.telemetry.clone(),
         }
     }
 
@@ -473,6 +478,7 @@ impl Rig {
             prompt: prompt.to_owned(),
             history: self.history.clone(),
             signal: self.signal.clone(),
+            events: self.events.clone(),
         }
     }
 

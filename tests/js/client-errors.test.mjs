@@ -19,7 +19,8 @@ const HEADER_SECRET = "secret-value-123"
 const echo = defineTool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } }, run: ({ text }) => text })
 const toolkit = await createToolkit({ extraTools: [echo] })
 const client = (extra = {}) => createClient({
-  baseUrl: stub.baseUrl, style: "openai", model: "m", apiKey: KEY, headers: { "X-Token": HEADER_SECRET }, ...extra,
+  // These tests are about what an error says; retries have their own tests.
+  baseUrl: stub.baseUrl, style: "openai", model: "m", apiKey: KEY, headers: { "X-Token": HEADER_SECRET }, retries: 0, ...extra,
 })
 const messages = []
 
@@ -40,7 +41,7 @@ test("a 500 with a body: code http_status, the status, the path and the body", a
   assert.equal(error.name, "Error")
 
   astub.script(reply(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }))
-  const anthropicClient = createClient({ baseUrl: astub.baseUrl, style: "anthropic", model: "c", apiKey: KEY })
+  const anthropicClient = createClient({ baseUrl: astub.baseUrl, style: "anthropic", model: "c", apiKey: KEY, retries: 0 })
   check(await rejection(anthropicClient.run("hi", { toolkit })), "http_status", "529", "/v1/messages", "Overloaded")
 })
 
@@ -83,7 +84,7 @@ test("a 200 that cannot be read: code bad_response, naming the path", async () =
   stub.script(reply(200, { error: { message: "rate limited upstream" } }))
   check(await rejection(client().run("hi", { toolkit })), "bad_response", "rate limited upstream")
 
-  const anthropicClient = createClient({ baseUrl: astub.baseUrl, style: "anthropic", model: "c", apiKey: KEY })
+  const anthropicClient = createClient({ baseUrl: astub.baseUrl, style: "anthropic", model: "c", apiKey: KEY, retries: 0 })
   for (const response of [reply(200, { id: "msg", usage: anthropic.usage(1, 1) }), reply(200, "not json")]) {
     astub.script(response)
     check(await rejection(anthropicClient.run("hi", { toolkit })), "bad_response", "/v1/messages")

@@ -182,7 +182,13 @@ test("a run's signal reaches the tools; no abort listener is left behind once th
   const r = await client.run("go", { toolkit: kit, signal: controller.signal })
   assert.equal(r.text, "done")
   assert.equal(signals.length, 4)
-  for (const signal of signals) assert.equal(signal, controller.signal)
+  // Each run has its own signal that follows the caller's (so a deadline can abort it too).
+  for (const signal of signals) {
+    assert.ok(signal instanceof AbortSignal)
+    assert.equal(signal, signals[0])
+    assert.equal(signal.aborted, false)
+  }
+  assert.notEqual(signals[0], controller.signal)
   assert.equal(getEventListeners(controller.signal, "abort").length, 0)
 })
 
@@ -203,5 +209,5 @@ test("missing or mistyped generate/model throws invalid_options", () => {
   }
   const error = thrown(() => createInProcessClient({ model: "m" }))
   assert.match(error.message, /generate/)
-  assertCode(thrown(() => createInProcessClient({ model: "m", generate: () => ({}), retries: 1 })), "unsupported")
+  assertCode(thrown(() => createInProcessClient({ model: "m", generate: () => ({}), retries: -1 })), "invalid_options")
 })

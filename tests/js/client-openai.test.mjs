@@ -233,7 +233,10 @@ test("the fetch option is the transport: called with (url, {method, headers, bod
   assert.deepEqual(calls[0].init.headers, { Authorization: "Bearer k", "Content-Type": "application/json", "X-A": "1" })
   assert.equal(typeof calls[0].init.body, "string")
   assert.deepEqual(JSON.parse(calls[0].init.body), stub.requests[0].body)
-  assert.equal(calls[0].init.signal, controller.signal)
+  // The run's own signal, which follows the caller's (and the run's deadline).
+  assert.ok(calls[0].init.signal instanceof AbortSignal)
+  assert.notEqual(calls[0].init.signal, controller.signal)
+  controller.abort()
 
   const canned = () => Promise.resolve(new Response(JSON.stringify(openai.text("canned").body), { status: 200 }))
   stub.script()

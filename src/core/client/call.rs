@@ -1,24 +1,40 @@
 //! One model call: the body built once as JSON text (request params merged, then the body
-//! transform), sent, its status checked, its response read by the dialect.
+//! transform), sent with retries (429, 500, 502, 503, 504 and network errors; `Retry-After` as
+//! delay-seconds; exponential backoff with jitter; never past the run's deadline), its response
+//! read whole or as a stream, and an `llm` metric event for it.
 
+use futures_util::future::{select, Either};
 use serde_json::Value;
 use std::rc::Rc;
 
 use super::config::ClientConfig;
 use super::error::{redact, truncate, url_path, RunError};
-use super::hooks::Hooks;
-use crate::core::host::{Http, HttpError, HttpRequest, LocalBoxFuture, Signal};
+use super::hooks::{ErrorInfo, Hooks};
+use super::telemetry::{RunEvents, StreamEvent, Telemetry};
+use crate::core::host::{
+    Clock, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
+};
+use crate::core::metrics::MetricEvent;
+use crate::core::wire::sse::SseDecoder;
 use crate::core::wire::{Dialect, Reply, WireError};
+
+/// Statuses the default policy retries.
+const RETRYABLE: [u16; 5] = [429, 500, 502, 503, 504];
+
+/// The largest `Retry-After` (in seconds) every port represents exactly.
+const RETRY_AFTER_MAX_SECONDS: u64 = 2_147_483_647;
 
 /// What a model call produced: the reply, and the raw response when a hook wants it.
 pub struct Completion {
     /// The dialect's reading of the response.
     pub reply: Reply,
-    /// The parsed response body, present only when `afterLLM` is set.
+    /// The parsed response body, present only when `afterLLM` is set and the call was not
+    /// streamed (a streamed call reports `{streamed: true, usage}`).
     pub raw: Option<Value>,
 }
 
 /// Everything a model call needs.
+#[derive(Clone)]
 pub struct Llm {
     /// The client's settings.
     pub config: Rc<ClientConfig>,
@@ -26,8 +42,40 @@ pub struct Llm {
     pub dialect: Rc<dyn Dialect>,
     /// The transport.
     pub http: Rc<dyn Http>,
-    /// Hooks (for `bodyTransform` and whether `afterLLM` wants the raw response).
+    /// Hooks (`bodyTransform`, `onError`, and whether `afterLLM` wants the raw response).
     pub hooks: Rc<dyn Hooks>,
+    /// Time, for backoff and durations.
+    pub clock: Rc<dyn Clock>,
+    /// Metric events.
+    pub telemetry: Rc<Telemetry>,
+}
+
+/// One call's circumstances.
+pub struct CallContext {
+    /// The run's signal.
+    pub signal: Option<Signal>,
+    /// The run's deadline (epoch milliseconds).
+    pub deadline: Option<f64>,
+    /// Where text deltas go; `Some` makes the call a streamed one.
+    pub events: Option<Rc<dyn RunEvents>>,
+}
+
+/// `Retry-After` in milliseconds, honoured only as ASCII digits within 0…2147483647 seconds.
+///
+/// ```
+/// # use toolnexus::core::client::call::retry_after_ms;
+/// assert_eq!(retry_after_ms("0"), Some(0.0));
+/// assert_eq!(retry_after_ms(" 2 "), Some(2000.0));
+/// assert_eq!(retry_after_ms("1.5"), None);
+/// assert_eq!(retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+/// ```
+pub fn retry_after_ms(raw: &str) -> Option<f64> {
+    let digits = raw.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let seconds: u64 = digits.parse().ok()?;
+    (seconds <= RETRY_AFTER_MAX_SECONDS).then_some(seconds as f64 * 1000.0)
 }
 
 impl Llm {
@@ -37,50 +85,214 @@ impl Llm {
         messages: &[Value],
         tools: &Value,
         system: &str,
-        signal: Option<Signal>,
+        ctx: CallContext,
     ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
-        let config = &self.config;
-        let secrets = config.secrets();
-        let url = self.dialect.endpoint(&config.base_url);
-        let path = url_path(&url);
-        let body = self.body_text(messages, tools, system)?;
+        let url = self.dialect.endpoint(&self.config.base_url);
+        let body = self.body_text(messages, tools, system, ctx.events.is_some())?;
         let request = HttpRequest {
             method: "POST".into(),
             url,
             headers: self.headers(),
             body: Some(body),
-            signal,
+            signal: ctx.signal.clone(),
         };
-        let (http, dialect) = (self.http.clone(), self.dialect.clone());
-        let wants_raw = self.hooks.has_after_llm();
+        let llm = self.clone();
         Ok(Box::pin(async move {
-            let response = http.send(request).await.map_err(|e| match e {
-                HttpError::Aborted(reason) => RunError::Aborted(reason),
-                HttpError::Network(message) => RunError::Network {
-                    path: path.clone(),
-                    message: redact(&message, &secrets),
-                },
-                HttpError::Refused(message) => RunError::Model(redact(&message, &secrets)),
-            })?;
-            if !(200..300).contains(&response.status) {
-                return Err(RunError::Status {
-                    status: response.status,
-                    path,
-                    body: truncate(&redact(&response.body, &secrets), 2000),
-                });
-            }
-            let reply = dialect.parse(&response.body).map_err(|source| {
-                let source = match source {
-                    WireError::Provider(message) => WireError::Provider(redact(&message, &secrets)),
-                    other => other,
-                };
-                RunError::BadResponse { path, source }
-            })?;
-            let raw = wants_raw
-                .then(|| serde_json::from_str(&response.body).ok())
-                .flatten();
-            Ok(Completion { reply, raw })
+            let start = llm.clock.now_ms();
+            let outcome = llm.with_retries(request, &ctx).await;
+            let usage = outcome.as_ref().map(|c| c.reply.usage).unwrap_or_default();
+            llm.telemetry.emit(MetricEvent::Llm {
+                model: llm.config.model.clone(),
+                status: if outcome.is_ok() { "ok" } else { "error" },
+                ms: llm.clock.now_ms() - start,
+                prompt_tokens: usage.prompt_tokens,
+                completion_tokens: usage.completion_tokens,
+            });
+            outcome
         }))
+    }
+
+    async fn with_retries(
+        &self,
+        request: HttpRequest,
+        ctx: &CallContext,
+    ) -> Result<Completion, RunError> {
+        let secrets = self.config.secrets();
+        let path = url_path(&request.url);
+        let mut attempt = 0;
+        loop {
+            let sent = if ctx.events.is_some() {
+                self.http.open(request.clone()).await
+            } else {
+                self.http
+                    .send(request.clone())
+                    .await
+                    .map(StreamResponse::whole)
+            };
+            let (failure, wait) = match sent {
+                Err(HttpError::Aborted(reason)) => return Err(RunError::Aborted(reason)),
+                Err(HttpError::Refused(message)) => {
+                    return Err(RunError::Model(redact(&message, &secrets)))
+                }
+                Err(HttpError::Network(message)) => {
+                    let failure = RunError::Network {
+                        path: path.clone(),
+                        message: redact(&message, &secrets),
+                    };
+                    let info = ErrorInfo {
+                        error: Some(failure.to_string()),
+                        status: None,
+                        attempt,
+                        retryable: true,
+                    };
+                    (failure, self.decide(&info).then(|| self.backoff(attempt)))
+                }
+                Ok(response) if (200..300).contains(&response.status) => {
+                    return self.read(response, &path, ctx).await;
+                }
+                Ok(response) => {
+                    let status = response.status;
+                    let retry_after = response.retry_after.as_deref().and_then(retry_after_ms);
+                    let body = truncate(&redact(&response.text(64 * 1024).await, &secrets), 2000);
+                    let failure = RunError::Status {
+                        status,
+                        path: path.clone(),
+                        body,
+                    };
+                    let info = ErrorInfo {
+                        error: None,
+                        status: Some(status),
+                        attempt,
+                        retryable: RETRYABLE.contains(&status),
+                    };
+                    (
+                        failure,
+                        self.decide(&info)
+                            .then(|| retry_after.unwrap_or_else(|| self.backoff(attempt))),
+                    )
+                }
+            };
+            let Some(wait) = wait.filter(|_| attempt < self.config.retries) else {
+                return Err(failure);
+            };
+            if let Some(deadline) = ctx.deadline {
+                if self.clock.now_ms() + wait > deadline {
+                    return Err(RunError::PastDeadline {
+                        wait_ms: wait,
+                        cause: Box::new(failure),
+                    });
+                }
+            }
+            self.sleep(wait, &ctx.signal).await?;
+            attempt += 1;
+        }
+    }
+
+    /// Whether to retry: `onError` when it answers, else the default (retryable ⇒ retry).
+    fn decide(&self, info: &ErrorInfo) -> bool {
+        self.hooks.on_error(info).unwrap_or(info.retryable)
+    }
+
+    fn backoff(&self, attempt: u32) -> f64 {
+        self.config.retry_base_ms * 2f64.powi(attempt.min(30) as i32) + self.clock.random() * 100.0
+    }
+
+    async fn sleep(&self, ms: f64, signal: &Option<Signal>) -> Result<(), RunError> {
+        let nap = self.clock.sleep(ms);
+        match signal {
+            None => {
+                nap.await;
+                Ok(())
+            }
+            Some(signal) => match select(nap, signal.wait()).await {
+                Either::Left(_) => Ok(()),
+                Either::Right(_) => Err(RunError::Aborted(signal.reason())),
+            },
+        }
+    }
+
+    async fn read(
+        &self,
+        response: StreamResponse,
+        path: &str,
+        ctx: &CallContext,
+    ) -> Result<Completion, RunError> {
+        let secrets = self.config.secrets();
+        let bad = |source: WireError| {
+            let source = match source {
+                WireError::Provider(message) => WireError::Provider(redact(&message, &secrets)),
+                other => other,
+            };
+            RunError::BadResponse {
+                path: path.to_owned(),
+                source,
+            }
+        };
+        let Some(events) = &ctx.events else {
+            let text = response.text(usize::MAX).await;
+            let reply = self.dialect.parse(&text).map_err(bad)?;
+            let raw = self
+                .hooks
+                .has_after_llm()
+                .then(|| serde_json::from_str(&text).ok())
+                .flatten();
+            return Ok(Completion { reply, raw });
+        };
+        let reply = self
+            .read_stream(response, events, &ctx.signal, path)
+            .await?
+            .map_err(bad)?;
+        let raw = self
+            .hooks
+            .has_after_llm()
+            .then(|| serde_json::json!({"streamed": true, "usage": reply.usage}));
+        Ok(Completion { reply, raw })
+    }
+
+    async fn read_stream(
+        &self,
+        mut response: StreamResponse,
+        events: &Rc<dyn RunEvents>,
+        signal: &Option<Signal>,
+        path: &str,
+    ) -> Result<Result<Reply, WireError>, RunError> {
+        let mut decoder = SseDecoder::default();
+        let mut assembler = self.dialect.assembler();
+        loop {
+            let next = response.body.next_chunk();
+            let chunk = match signal {
+                None => next.await,
+                Some(signal) => match select(next, signal.wait()).await {
+                    Either::Left((chunk, _)) => chunk,
+                    Either::Right(_) => return Err(RunError::Aborted(signal.reason())),
+                },
+            };
+            let (decoded, ended) = match chunk {
+                None => (decoder.finish(), true),
+                Some(Ok(bytes)) => (decoder.feed(&bytes), false),
+                Some(Err(HttpError::Aborted(reason))) => return Err(RunError::Aborted(reason)),
+                Some(Err(HttpError::Network(message) | HttpError::Refused(message))) => {
+                    let message = format!(
+                        "the stream broke: {}",
+                        redact(&message, &self.config.secrets())
+                    );
+                    return Err(RunError::Network {
+                        path: path.to_owned(),
+                        message,
+                    });
+                }
+            };
+            for event in decoded {
+                match assembler.feed(&event) {
+                    Ok(Some(delta)) => events.emit(StreamEvent::Text { delta }),
+                    Ok(None) => {}
+                    Err(e) => return Ok(Err(e)),
+                }
+            }
+            if ended {
+                return Ok(assembler.finish(self.dialect.as_ref()));
+            }
+        }
     }
 
     fn body_text(
@@ -88,11 +300,12 @@ impl Llm {
         messages: &[Value],
         tools: &Value,
         system: &str,
+        stream: bool,
     ) -> Result<String, RunError> {
         let config = &self.config;
         let mut body = self
             .dialect
-            .body(&config.model, system, messages, tools, false);
+            .body(&config.model, system, messages, tools, stream);
         let allowed = config
             .request_params
             .iter()

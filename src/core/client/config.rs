@@ -58,6 +58,12 @@ pub struct ClientConfig {
     pub max_turns: u32,
     /// Shallow-merged into every body after the client builds it (they win).
     pub request_params: Map<String, Value>,
+    /// Retries of a model call on 429, 500, 502, 503, 504 and network errors (default 2).
+    pub retries: u32,
+    /// The backoff base in milliseconds: `base * 2^attempt` plus up to 100 ms of jitter.
+    pub retry_base_ms: f64,
+    /// The whole run's deadline in milliseconds.
+    pub timeout_ms: Option<f64>,
 }
 
 impl ClientConfig {
@@ -78,6 +84,9 @@ impl ClientConfig {
             system_prompt: String::new(),
             max_turns: 10,
             request_params: Map::new(),
+            retries: 2,
+            retry_base_ms: 500.0,
+            timeout_ms: None,
         }
     }
 

@@ -46,6 +46,14 @@ pub enum RunError {
     /// An in-process model failed.
     #[error("the in-process model failed: {0}")]
     Model(String),
+    /// A retry would have waited past the run's deadline, so the call failed at once.
+    #[error("{cause}; a retry would wait {wait_ms} ms, past the run's deadline (timeoutMs)")]
+    PastDeadline {
+        /// How long the retry would have waited.
+        wait_ms: f64,
+        /// The failure that would have been retried.
+        cause: Box<RunError>,
+    },
 }
 
 impl RunError {
@@ -63,6 +71,7 @@ impl RunError {
             RunError::Hook { .. } => "hook",
             RunError::Aborted(_) => "aborted",
             RunError::Model(_) => "model",
+            RunError::PastDeadline { .. } => "timeout",
         }
     }
 }

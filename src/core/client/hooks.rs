@@ -84,6 +84,24 @@ pub trait Hooks {
     fn body_transform(&self, body: Value) -> Result<Value, String> {
         Ok(body)
     }
+    /// `onError`: `Some(true)` retries a failed model call, `Some(false)` fails it, `None`
+    /// keeps the default (retry what is retryable). A retry is always bounded by `retries`.
+    fn on_error(&self, _info: &ErrorInfo) -> Option<bool> {
+        None
+    }
+}
+
+/// A failed model call, as `onError` sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorInfo {
+    /// The transport's message, when there was no response.
+    pub error: Option<String>,
+    /// The HTTP status, when there was one.
+    pub status: Option<u16>,
+    /// Zero-based attempt.
+    pub attempt: u32,
+    /// Whether the default policy would retry it (429, 5xx gateway codes, network).
+    pub retryable: bool,
 }
 
 /// No hooks at all.

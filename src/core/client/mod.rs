@@ -10,4 +10,5 @@ pub mod result;
 pub mod run;
 pub mod store;
 pub mod suspend;
+pub mod telemetry;
 pub mod tools;

@@ -1,18 +1,21 @@
 //! The loop: call the model, run the turn's tool calls concurrently, feed the results back in
-//! call order, repeat until a final answer, a durable halt, or `max_turns`.
+//! call order, repeat until a final answer, a durable halt, or `max_turns`. The whole run races
+//! its signal and its deadline, so it always ends promptly.
 
-use futures_util::future::join_all;
+use futures_util::future::{join_all, select, Either};
 use serde_json::Value;
 use std::rc::Rc;
 
-use super::call::Llm;
+use super::call::{CallContext, Llm};
 use super::config::ClientConfig;
 use super::error::RunError;
 use super::hooks::{Hooks, WaitFor};
 use super::result::{RunResult, Status, ToolCallRecord};
 use super::store::Store;
+use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use super::tools::{run_call, Outcome, ToolEnv};
 use crate::core::host::{Clock, Http, LocalBoxFuture, Signal};
+use crate::core::metrics::MetricEvent;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
 use crate::core::wire::{Dialect, Usage};
@@ -32,6 +35,8 @@ pub struct Client {
     pub wait_for: Option<Rc<dyn WaitFor>>,
     /// Time.
     pub clock: Rc<dyn Clock>,
+    /// Metric events and the Prometheus registry.
+    pub telemetry: Rc<Telemetry>,
 }
 
 /// One run's input.
@@ -42,8 +47,11 @@ pub struct RunInput {
     pub prompt: String,
     /// A transcript to continue.
     pub history: Vec<Value>,
-    /// Aborts the run.
+    /// Aborts the run. When the host lets the core fire it (`Cancel::abort`), the deadline
+    /// fires it too, so in-flight requests stop.
     pub signal: Option<Signal>,
+    /// Where a streamed run's events go; `Some` streams every model call.
+    pub events: Option<Rc<dyn RunEvents>>,
 }
 
 /// What the loop accumulates.
@@ -56,10 +64,10 @@ struct Progress {
 
 impl Client {
     /// Runs the loop to its end. Errors: the model call failed, a hook threw, or the run was
-    /// aborted; every tool failure is a tool result instead.
+    /// aborted or passed its deadline; every tool failure is a tool result instead.
     pub fn run(&self, input: RunInput) -> LocalBoxFuture<'static, Result<RunResult, RunError>> {
         let client = self.clone();
-        Box::pin(async move { client.run_loop(input).await })
+        Box::pin(async move { client.guarded(input).await })
     }
 
     /// `run` with memory: loads the transcript saved under `id`, runs, saves the new one. A
@@ -77,7 +85,7 @@ impl Client {
                 message,
             })?;
             input.history = loaded.unwrap_or_default();
-            let mut result = client.run_loop(input).await?;
+            let mut result = client.guarded(input).await?;
             if let Err(why) = store.save(&id, &result.messages).await {
                 result.save_error = Some(why);
             }
@@ -85,12 +93,85 @@ impl Client {
         })
     }
 
-    async fn run_loop(&self, input: RunInput) -> Result<RunResult, RunError> {
+    /// The loop raced against the signal and the deadline, with the `run` metric event.
+    async fn guarded(&self, input: RunInput) -> Result<RunResult, RunError> {
+        let start = self.clock.now_ms();
+        let deadline = self.config.timeout_ms.map(|ms| start + ms);
+        let signal = input.signal.clone();
+        let progress = Rc::new(std::cell::RefCell::new((0u32, 0usize, 0u64)));
+        let looped = Box::pin(self.run_loop(input, deadline, progress.clone()));
+        let stop = Box::pin(self.stop_when(signal, deadline));
+        let outcome = match select(looped, stop).await {
+            Either::Left((outcome, _)) => outcome,
+            Either::Right((error, _)) => Err(error),
+        };
+        let (turns, tool_calls, total_tokens) = *progress.borrow();
+        let (turns, tool_calls, total_tokens) = match &outcome {
+            Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens),
+            Err(_) => (turns, tool_calls, total_tokens),
+        };
+        self.telemetry.emit(MetricEvent::Run {
+            model: self.config.model.clone(),
+            turns,
+            tool_calls,
+            total_tokens,
+            ms: self.clock.now_ms() - start,
+            error: outcome.as_ref().err().map(ToString::to_string),
+        });
+        outcome
+    }
+
+    /// Completes with the reason the run must stop: its signal fired or its deadline passed
+    /// (then the signal is fired too, so requests and tools in flight stop).
+    async fn stop_when(&self, signal: Option<Signal>, deadline: Option<f64>) -> RunError {
+        let fired = {
+            let signal = signal.clone();
+            async move {
+                match signal {
+                    Some(s) => {
+                        s.wait().await;
+                        s.reason()
+                    }
+                    None => std::future::pending().await,
+                }
+            }
+        };
+        let timed_out = {
+            let clock = self.clock.clone();
+            let ms = self.config.timeout_ms;
+            async move {
+                match (deadline, ms) {
+                    (Some(deadline), Some(ms)) => {
+                        clock.sleep((deadline - clock.now_ms()).max(0.0)).await;
+                        format!("the run timed out after {ms} ms")
+                    }
+                    _ => std::future::pending().await,
+                }
+            }
+        };
+        match select(Box::pin(fired), Box::pin(timed_out)).await {
+            Either::Left((reason, _)) => RunError::Aborted(reason),
+            Either::Right((reason, _)) => {
+                if let Some(signal) = &signal {
+                    signal.abort(&reason);
+                }
+                RunError::Aborted(reason)
+            }
+        }
+    }
+
+    async fn run_loop(
+        &self,
+        input: RunInput,
+        deadline: Option<f64>,
+        counts: Rc<std::cell::RefCell<(u32, usize, u64)>>,
+    ) -> Result<RunResult, RunError> {
         let RunInput {
             toolkit,
             prompt,
             history,
             signal,
+            events,
         } = input;
         let system = self.config.system_with(&toolkit.skills_prompt());
         let mut tools = toolkit.with_specs(|specs| self.dialect.tools(specs));
@@ -106,12 +187,16 @@ impl Client {
             wait_for: self.wait_for.clone(),
             clock: self.clock.clone(),
             signal: signal.clone(),
+            telemetry: self.telemetry.clone(),
+            events: events.clone(),
         });
         let llm = Llm {
             config: self.config.clone(),
             dialect: self.dialect.clone(),
             http: self.http.clone(),
             hooks: self.hooks.clone(),
+            clock: self.clock.clone(),
+            telemetry: self.telemetry.clone(),
         };
         let mut last_text = String::new();
         for turn in 0..self.config.max_turns {
@@ -129,10 +214,18 @@ impl Client {
                 progress.messages = over.messages.unwrap_or(progress.messages);
                 tools = over.tools.unwrap_or(tools);
             }
-            let completion = llm
-                .call(&progress.messages, &tools, &system, signal.clone())?
-                .await?;
+            let ctx = CallContext {
+                signal: signal.clone(),
+                deadline,
+                events: events.clone(),
+            };
+            let completion = llm.call(&progress.messages, &tools, &system, ctx)?.await?;
             progress.usage.add(&completion.reply.usage);
+            *counts.borrow_mut() = (
+                progress.turns,
+                progress.tool_calls.len(),
+                progress.usage.total_tokens,
+            );
             if let Some(raw) = &completion.raw {
                 self.hooks
                     .after_llm(raw, &self.config.model, turn)
@@ -146,7 +239,20 @@ impl Client {
             progress.messages.push(reply.assistant);
             last_text = reply.text;
             if reply.tool_calls.is_empty() {
-                return Ok(self.finish(progress, last_text, Status::Done, None));
+                return Ok(self.finish(progress, last_text, Status::Done, None, &events));
+            }
+            if let Some(events) = &events {
+                for call in &reply.tool_calls {
+                    let args = call
+                        .args
+                        .clone()
+                        .unwrap_or_else(|_| Value::Object(Default::default()));
+                    events.emit(StreamEvent::ToolCall {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        args,
+                    });
+                }
             }
             let calls = reply.tool_calls.into_iter().map(|call| {
                 let (id, name, env) = (call.id.clone(), call.name.clone(), env.clone());
@@ -154,9 +260,15 @@ impl Client {
             });
             let outcomes = join_all(calls).await;
             check_signal(&signal)?;
-            if let Some(request) = self.record_turn(&mut progress, outcomes)? {
+            let halted = self.record_turn(&mut progress, outcomes, &events)?;
+            *counts.borrow_mut() = (
+                progress.turns,
+                progress.tool_calls.len(),
+                progress.usage.total_tokens,
+            );
+            if let Some(request) = halted {
                 let text = request.prompt.clone();
-                return Ok(self.finish(progress, text, Status::Pending, Some(request)));
+                return Ok(self.finish(progress, text, Status::Pending, Some(request), &events));
             }
         }
         let status = if last_text.is_empty() {
@@ -164,7 +276,7 @@ impl Client {
         } else {
             Status::Done
         };
-        Ok(self.finish(progress, last_text, status, None))
+        Ok(self.finish(progress, last_text, status, None, &events))
     }
 
     /// Records a turn's outcomes in call order; on the first halt, records it and stops there.
@@ -172,6 +284,7 @@ impl Client {
         &self,
         progress: &mut Progress,
         outcomes: Vec<Result<(String, String, Outcome), RunError>>,
+        events: &Option<Rc<dyn RunEvents>>,
     ) -> Result<Option<Request>, RunError> {
         let mut results = Vec::new();
         let mut halted = None;
@@ -179,16 +292,25 @@ impl Client {
             let (id, name, outcome) = outcome?;
             let (args, result) = outcome.parts();
             progress.tool_calls.push(ToolCallRecord {
-                name,
+                name: name.clone(),
                 args: args.clone(),
                 output: result.output.clone(),
                 is_error: result.is_error,
                 metadata: result.metadata.clone(),
             });
-            results.push((id, result.clone()));
+            results.push((id.clone(), result.clone()));
             if let Outcome::Halted { request, .. } = outcome {
                 halted = Some(request);
                 break;
+            }
+            if let Some(events) = events {
+                let (output, is_error) = (result.output.clone(), result.is_error);
+                events.emit(StreamEvent::ToolResult {
+                    id,
+                    name,
+                    output,
+                    is_error,
+                });
             }
         }
         progress
@@ -203,7 +325,13 @@ impl Client {
         text: String,
         status: Status,
         pending: Option<Request>,
+        events: &Option<Rc<dyn RunEvents>>,
     ) -> RunResult {
+        if let Some(events) = events {
+            events.emit(StreamEvent::Usage {
+                usage: progress.usage,
+            });
+        }
         let limit = (status == Status::Incomplete).then(|| "maxTurns".to_owned());
         RunResult {
             text,

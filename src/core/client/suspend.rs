@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use super::error::RunError;
 use super::hooks::CallInfo;
+use super::telemetry::StreamEvent;
 use super::tools::{after_tool, Outcome, ToolEnv};
 use crate::core::time::rfc3339_ms;
 use crate::core::tool::Context;
@@ -20,6 +21,11 @@ pub async fn resolve(
     args: Value,
     request: Request,
 ) -> Result<Outcome, RunError> {
+    if let Some(events) = &env.events {
+        events.emit(StreamEvent::Pending {
+            request: request.clone(),
+        });
+    }
     let Some(wait_for) = env.wait_for.clone() else {
         let placeholder = ToolResult::error(request.prompt.clone());
         return Ok(Outcome::Halted {
@@ -46,7 +52,9 @@ pub async fn resolve(
         answer: Some(answer),
         ..Context::default()
     };
+    let start = env.clock.now_ms();
     let result = env.toolkit.execute(&info.name, args.clone(), ctx).await;
+    env.tool_metric(&info.name, &result, start);
     if pending_of(&result).is_some() {
         let result = ToolResult::error(format!("unresolved: {}", request.prompt));
         return Ok(Outcome::Done { args, result });

@@ -6,7 +6,9 @@ use std::rc::Rc;
 use super::error::RunError;
 use super::hooks::{CallInfo, Hooks, WaitFor};
 use super::suspend;
+use super::telemetry::{RunEvents, Telemetry};
 use crate::core::host::{Clock, Signal};
+use crate::core::metrics::MetricEvent;
 use crate::core::tool::Context;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::{pending_of, Request, ToolResult};
@@ -24,6 +26,28 @@ pub struct ToolEnv {
     pub clock: Rc<dyn Clock>,
     /// The run's signal, passed to every tool as `ctx.signal`.
     pub signal: Option<Signal>,
+    /// Metric events.
+    pub telemetry: Rc<Telemetry>,
+    /// A streamed run's events (`pending` is emitted before `waitFor` runs).
+    pub events: Option<Rc<dyn RunEvents>>,
+}
+
+impl ToolEnv {
+    /// Emits the `tool` metric event; a suspension is `isError: false, pending: true`.
+    pub fn tool_metric(&self, name: &str, result: &ToolResult, start_ms: f64) {
+        let source = self
+            .toolkit
+            .get(name)
+            .map_or_else(|| "custom".to_owned(), |t| t.spec().source.clone());
+        let pending = pending_of(result).is_some();
+        self.telemetry.emit(MetricEvent::Tool {
+            tool: name.to_owned(),
+            source,
+            is_error: result.is_error && !pending,
+            pending,
+            ms: self.clock.now_ms() - start_ms,
+        });
+    }
 }
 
 /// How one call ended.
@@ -81,6 +105,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
         hook: "beforeTool",
         message,
     };
+    let start = env.clock.now_ms();
     let before = env.hooks.before_tool(&info, &args).await.map_err(hook)?;
     let args = before.args.unwrap_or(args);
     let (result, ran) = match before.result {
@@ -97,6 +122,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
         }
     };
     if let Some(request) = pending_of(&result) {
+        env.tool_metric(&info.name, &result, start);
         return suspend::resolve(env, info, args, request).await;
     }
     let result = if ran {
@@ -104,6 +130,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
     } else {
         result
     };
+    env.tool_metric(&info.name, &result, start);
     Ok(Outcome::Done { args, result })
 }
 

@@ -124,6 +124,10 @@ impl Dialect for Anthropic {
     }
 
     /// One user turn holding a `tool_result` block per result; nothing for no results.
+    fn assembler(&self) -> Box<dyn super::stream::Assembler> {
+        Box::new(super::stream::AnthropicAssembler::default())
+    }
+
     fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {
         if results.is_empty() {
             return Vec::new();

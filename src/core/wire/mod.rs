@@ -3,6 +3,8 @@
 
 pub mod anthropic;
 pub mod openai;
+pub mod sse;
+pub mod stream;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -73,9 +75,12 @@ pub enum WireError {
     /// The body is JSON but lacks what the dialect requires.
     #[error("the response has no {0}")]
     Missing(&'static str),
-    /// The provider returned an error object in a 200 response.
+    /// The provider returned an error object in a 200 response (or an error stream event).
     #[error("the provider returned an error: {0}")]
     Provider(String),
+    /// A stream ended before its terminal event.
+    #[error("the stream ended before {0}")]
+    Truncated(&'static str),
 }
 
 /// A provider's wire format.
@@ -102,4 +107,6 @@ pub trait Dialect {
     fn parse(&self, text: &str) -> Result<Reply, WireError>;
     /// The transcript entries that carry a turn's tool results, in call order.
     fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value>;
+    /// A fresh folder for one streamed reply.
+    fn assembler(&self) -> Box<dyn stream::Assembler>;
 }

@@ -104,6 +104,10 @@ impl Dialect for OpenAi {
     }
 
     /// One `{role: "tool", tool_call_id, content}` message per result.
+    fn assembler(&self) -> Box<dyn super::stream::Assembler> {
+        Box::new(super::stream::OpenAiAssembler::default())
+    }
+
     fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {
         results
             .iter()

@@ -1,0 +1,107 @@
+//! Where a run reports what happens: metric events (to the registry and `onMetric`) and, for a
+//! streamed run, the events its consumer iterates.
+
+use serde::Serialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::result::RunResult;
+use crate::core::metrics::{MetricEvent, Registry};
+use crate::core::types::Request;
+use crate::core::wire::Usage;
+
+/// The host's `onMetric`. It must not fail the run: an implementation swallows its own errors.
+pub trait MetricSink {
+    /// Receives one event.
+    fn emit(&self, event: &MetricEvent);
+}
+
+/// The client's registry plus the host's sink.
+///
+/// ```
+/// # use toolnexus::core::client::telemetry::Telemetry;
+/// let t = Telemetry::default();
+/// assert!(t.render().contains("# TYPE toolnexus_run_errors_total counter"));
+/// ```
+#[derive(Default)]
+pub struct Telemetry {
+    registry: RefCell<Registry>,
+    sink: Option<Rc<dyn MetricSink>>,
+}
+
+impl Telemetry {
+    /// A registry that also forwards every event to `sink`.
+    pub fn with_sink(sink: Option<Rc<dyn MetricSink>>) -> Self {
+        Telemetry {
+            registry: RefCell::new(Registry::default()),
+            sink,
+        }
+    }
+
+    /// Records an event and forwards it.
+    pub fn emit(&self, event: MetricEvent) {
+        self.registry.borrow_mut().record(&event);
+        if let Some(sink) = &self.sink {
+            sink.emit(&event);
+        }
+    }
+
+    /// The Prometheus text of everything recorded so far.
+    pub fn render(&self) -> String {
+        self.registry.borrow().render()
+    }
+}
+
+/// One event of a streamed run, as `for await` yields it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum StreamEvent {
+    /// Text as it arrives.
+    Text {
+        /// The new text.
+        delta: String,
+    },
+    /// A tool call the model made (before it runs).
+    ToolCall {
+        /// The call id.
+        id: String,
+        /// The tool.
+        name: String,
+        /// Its arguments (`{}` when they were not valid JSON).
+        args: Value,
+    },
+    /// A tool call's result.
+    #[serde(rename_all = "camelCase")]
+    ToolResult {
+        /// The call id.
+        id: String,
+        /// The tool.
+        name: String,
+        /// Its output.
+        output: String,
+        /// Whether it failed.
+        is_error: bool,
+    },
+    /// Usage so far, once the run is over.
+    Usage {
+        /// The run's usage.
+        usage: Usage,
+    },
+    /// A tool suspended; emitted before `waitFor` runs.
+    Pending {
+        /// What it asks.
+        request: Request,
+    },
+    /// The run's result.
+    Done {
+        /// The result.
+        result: Box<RunResult>,
+    },
+}
+
+/// Receives a streamed run's events.
+pub trait RunEvents {
+    /// One event.
+    fn emit(&self, event: StreamEvent);
+}

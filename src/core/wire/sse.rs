@@ -1,0 +1,104 @@
+//! An incremental Server-Sent-Events decoder (the WHATWG event-stream grammar). Any chunking of
+//! the same bytes yields the same events: lines are split on LF, CR or CRLF at byte level (a CR
+//! at the end of one chunk and an LF at the start of the next are one line end), and a line is
+//! decoded as UTF-8 only once it is complete, so a character split across chunks is intact.
+
+/// One dispatched event.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event:` field; empty for the default `message` type.
+    pub event: String,
+    /// The `data:` lines joined with `\n`.
+    pub data: String,
+}
+
+/// The decoder's state between chunks.
+///
+/// ```
+/// # use toolnexus::core::wire::sse::SseDecoder;
+/// let mut d = SseDecoder::default();
+/// assert!(d.feed(b"data: he").is_empty());
+/// let events = d.feed(b"llo\n\n");
+/// assert_eq!(events[0].data, "hello");
+/// ```
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    line: Vec<u8>,
+    after_cr: bool,
+    started: bool,
+    event: String,
+    data: String,
+    has_data: bool,
+}
+
+impl SseDecoder {
+    /// Feeds the next chunk; returns the events it completed.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
+        let mut events = Vec::new();
+        for &byte in chunk {
+            if self.after_cr && byte == b'\n' {
+                self.after_cr = false;
+                continue;
+            }
+            self.after_cr = byte == b'\r';
+            if byte == b'\r' || byte == b'\n' {
+                let line = std::mem::take(&mut self.line);
+                self.line_done(&line, &mut events);
+            } else {
+                self.line.push(byte);
+            }
+        }
+        events
+    }
+
+    /// Ends the stream: a last line without its line end is still read, and an event that
+    /// was not followed by a blank line is still dispatched.
+    pub fn finish(&mut self) -> Vec<SseEvent> {
+        let mut events = Vec::new();
+        if !self.line.is_empty() {
+            let line = std::mem::take(&mut self.line);
+            self.line_done(&line, &mut events);
+        }
+        self.dispatch(&mut events);
+        events
+    }
+
+    fn line_done(&mut self, raw: &[u8], events: &mut Vec<SseEvent>) {
+        let text = String::from_utf8_lossy(raw);
+        let mut line: &str = &text;
+        if !self.started {
+            self.started = true;
+            line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        }
+        if line.is_empty() {
+            self.dispatch(events);
+            return;
+        }
+        if line.starts_with(':') {
+            return;
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+            None => (line, ""),
+        };
+        match field {
+            "data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => self.event = value.to_owned(),
+            _ => {}
+        }
+    }
+
+    fn dispatch(&mut self, events: &mut Vec<SseEvent>) {
+        let event = std::mem::take(&mut self.event);
+        let data = std::mem::take(&mut self.data);
+        if std::mem::take(&mut self.has_data) {
+            events.push(SseEvent { event, data });
+        }
+    }
+}

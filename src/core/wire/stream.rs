@@ -1,0 +1,227 @@
+//! Streamed replies: each dialect's stream events are folded into the response a non-streamed
+//! call would have returned, which the dialect's own `parse` then reads, so a streamed turn and
+//! a plain one produce the same [`Reply`]. A stream that ends before its terminal event, or that
+//! carries an error event, is an error, never a partial reply.
+
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+use super::openai::provider_error;
+use super::sse::SseEvent;
+use super::{Dialect, Reply, WireError};
+
+/// Folds one streamed reply.
+pub trait Assembler {
+    /// Reads one event; returns the text delta it carried, if any.
+    fn feed(&mut self, event: &SseEvent) -> Result<Option<String>, WireError>;
+    /// The reply, once the stream has ended.
+    fn finish(&mut self, dialect: &dyn Dialect) -> Result<Reply, WireError>;
+}
+
+fn parse_data(data: &str) -> Result<Value, WireError> {
+    serde_json::from_str(data).map_err(|e| WireError::NotJson(format!("a stream event: {e}")))
+}
+
+/// OpenAI chunks: `choices[0].delta.content`, `delta.tool_calls[]` assembled by `index`,
+/// `usage` (with `stream_options.include_usage`), ended by `[DONE]` or a `finish_reason`.
+#[derive(Default)]
+pub struct OpenAiAssembler {
+    text: String,
+    calls: BTreeMap<u64, (String, String, String)>,
+    usage: Option<Value>,
+    ended: bool,
+}
+
+impl Assembler for OpenAiAssembler {
+    fn feed(&mut self, event: &SseEvent) -> Result<Option<String>, WireError> {
+        if event.data.trim() == "[DONE]" {
+            self.ended = true;
+            return Ok(None);
+        }
+        let chunk = parse_data(&event.data)?;
+        if let Some(message) = provider_error(&chunk) {
+            return Err(WireError::Provider(message));
+        }
+        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+            self.usage = Some(usage.clone());
+        }
+        let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) else {
+            return Ok(None);
+        };
+        if choice.get("finish_reason").is_some_and(|f| !f.is_null()) {
+            self.ended = true;
+        }
+        let delta = choice.get("delta");
+        for (position, call) in delta
+            .and_then(|d| d.get("tool_calls"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let index = call
+                .get("index")
+                .and_then(Value::as_u64)
+                .unwrap_or(position as u64);
+            let slot = self.calls.entry(index).or_default();
+            if let Some(id) = call.get("id").and_then(Value::as_str) {
+                slot.0 = id.to_owned();
+            }
+            let function = call.get("function");
+            if let Some(name) = function.and_then(|f| f.get("name")).and_then(Value::as_str) {
+                slot.1.push_str(name);
+            }
+            if let Some(args) = function
+                .and_then(|f| f.get("arguments"))
+                .and_then(Value::as_str)
+            {
+                slot.2.push_str(args);
+            }
+        }
+        match delta.and_then(|d| d.get("content")).and_then(Value::as_str) {
+            Some(text) if !text.is_empty() => {
+                self.text.push_str(text);
+                Ok(Some(text.to_owned()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn finish(&mut self, dialect: &dyn Dialect) -> Result<Reply, WireError> {
+        if !self.ended {
+            return Err(WireError::Truncated("its [DONE] line"));
+        }
+        let mut message = Map::new();
+        message.insert("role".into(), json!("assistant"));
+        if self.calls.is_empty() {
+            message.insert("content".into(), json!(self.text));
+        } else {
+            let content = if self.text.is_empty() {
+                Value::Null
+            } else {
+                json!(self.text)
+            };
+            message.insert("content".into(), content);
+            let calls: Vec<Value> = self
+                .calls
+                .values()
+                .map(|(id, name, args)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}}))
+                .collect();
+            message.insert("tool_calls".into(), Value::Array(calls));
+        }
+        let usage = self.usage.take().unwrap_or_else(|| json!({}));
+        let response = json!({"choices": [{"message": Value::Object(message)}], "usage": usage});
+        dialect.parse(&response.to_string())
+    }
+}
+
+/// Anthropic events: `message_start`, `content_block_start/delta/stop` (`text_delta`,
+/// `input_json_delta`), `message_delta` (usage, stop reason), `message_stop`, `error`.
+#[derive(Default)]
+pub struct AnthropicAssembler {
+    blocks: BTreeMap<u64, (Value, String)>,
+    input_tokens: u64,
+    output_tokens: u64,
+    ended: bool,
+}
+
+impl Assembler for AnthropicAssembler {
+    fn feed(&mut self, event: &SseEvent) -> Result<Option<String>, WireError> {
+        let data = parse_data(&event.data)?;
+        let kind = data
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or(event.event.as_str());
+        let index = data.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let tokens =
+            |v: Option<&Value>, key: &str| v.and_then(|u| u.get(key)).and_then(Value::as_u64);
+        match kind {
+            "error" => {
+                let message = data
+                    .get("error")
+                    .and_then(|e| e.get("message"))
+                    .and_then(Value::as_str);
+                return Err(WireError::Provider(
+                    message.map_or_else(|| data.to_string(), str::to_owned),
+                ));
+            }
+            "message_start" => {
+                let usage = data.get("message").and_then(|m| m.get("usage"));
+                self.input_tokens = tokens(usage, "input_tokens").unwrap_or(0);
+                self.output_tokens = tokens(usage, "output_tokens").unwrap_or(0);
+            }
+            "content_block_start" => {
+                let block = data
+                    .get("content_block")
+                    .cloned()
+                    .unwrap_or_else(|| json!({"type": "text", "text": ""}));
+                self.blocks.insert(index, (block, String::new()));
+            }
+            "content_block_delta" => return Ok(self.delta(index, data.get("delta"))),
+            "message_delta" => {
+                if let Some(out) = tokens(data.get("usage"), "output_tokens") {
+                    self.output_tokens = out;
+                }
+            }
+            "message_stop" => self.ended = true,
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    fn finish(&mut self, dialect: &dyn Dialect) -> Result<Reply, WireError> {
+        if !self.ended {
+            return Err(WireError::Truncated("its message_stop event"));
+        }
+        let content: Vec<Value> = std::mem::take(&mut self.blocks)
+            .into_values()
+            .map(|(mut block, partial_json)| {
+                if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+                    let input = if partial_json.trim().is_empty() {
+                        json!({})
+                    } else {
+                        serde_json::from_str(&partial_json).unwrap_or(Value::String(partial_json))
+                    };
+                    if let Some(map) = block.as_object_mut() {
+                        map.insert("input".into(), input);
+                    }
+                }
+                block
+            })
+            .collect();
+        let usage = json!({"input_tokens": self.input_tokens, "output_tokens": self.output_tokens});
+        dialect.parse(&json!({"content": content, "usage": usage}).to_string())
+    }
+}
+
+impl AnthropicAssembler {
+    fn delta(&mut self, index: u64, delta: Option<&Value>) -> Option<String> {
+        let (block, partial_json) = self
+            .blocks
+            .entry(index)
+            .or_insert_with(|| (json!({"type": "text", "text": ""}), String::new()));
+        match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
+            Some("text_delta") => {
+                let text = delta.and_then(|d| d.get("text")).and_then(Value::as_str)?;
+                let so_far = block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned()
+                    + text;
+                if let Some(map) = block.as_object_mut() {
+                    map.insert("text".into(), Value::String(so_far));
+                }
+                (!text.is_empty()).then(|| text.to_owned())
+            }
+            Some("input_json_delta") => {
+                let part = delta
+                    .and_then(|d| d.get("partial_json"))
+                    .and_then(Value::as_str)?;
+                partial_json.push_str(part);
+                None
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! `createClient` and `createInProcessClient`: options in, a `Client` out.
+
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::callbacks::{JsGenerate, JsHooks, JsMetricSink, JsWaitFor};
+use super::client::ClientHandle;
+use super::client_options::{api_key, common, function_opt, string_opt};
+use super::convert::{get, js_error};
+use super::host::JsClock;
+use super::http::FetchHttp;
+use super::store::InMemoryConversationStore;
+use crate::core::client::config::Style;
+use crate::core::client::in_process::{InProcessHttp, IN_PROCESS_BASE_URL};
+use crate::core::client::run::Client;
+use crate::core::client::telemetry::{MetricSink, Telemetry};
+use crate::core::host::Http;
+
+fn build(
+    options: &JsValue,
+    style: Style,
+    base_url: String,
+    http: Rc<dyn Http>,
+    what: &str,
+) -> Result<ClientHandle, JsValue> {
+    let mut config = common(options, style, base_url, what)?;
+    let browser_access = get(options, "anthropicBrowserAccess").as_bool() == Some(true);
+    if style == Style::Anthropic && browser_access {
+        let header = (
+            "anthropic-dangerous-direct-browser-access".to_owned(),
+            "true".to_owned(),
+        );
+        config.headers.insert(0, header);
+    }
+    let hooks = get(options, "hooks");
+    if !(hooks.is_undefined() || hooks.is_null() || hooks.is_object()) {
+        return Err(js_error(
+            "invalid_options",
+            &format!("{what}: hooks must be an object"),
+        ));
+    }
+    let body_transform = function_opt(options, "bodyTransform", what)?;
+    let on_error = function_opt(options, "onError", what)?;
+    let on_metric = function_opt(options, "onMetric", what)?
+        .map(|f| Rc::new(JsMetricSink(f)) as Rc<dyn MetricSink>);
+    let wait_for = function_opt(options, "waitFor", what)?
+        .map(|f| Rc::new(JsWaitFor(f)) as Rc<dyn crate::core::client::hooks::WaitFor>);
+    let store = get(options, "store");
+    let store = if store.is_undefined() || store.is_null() {
+        JsValue::from(InMemoryConversationStore::new())
+    } else if get(&store, "get").is_function() && get(&store, "save").is_function() {
+        store
+    } else {
+        return Err(js_error(
+            "invalid_options",
+            &format!("{what}: store must have get(id) and save(id, messages) functions"),
+        ));
+    };
+    let core = Client {
+        config: Rc::new(config),
+        dialect: style.dialect(),
+        http,
+        hooks: Rc::new(JsHooks::new(hooks, body_transform, on_error)),
+        wait_for,
+        clock: Rc::new(JsClock),
+        telemetry: Rc::new(Telemetry::with_sink(on_metric)),
+    };
+    Ok(ClientHandle { core, store })
+}
+
+/// A client for any OpenAI- or Anthropic-style endpoint, over `fetch`.
+///
+/// ```js
+/// const client = createClient({
+///   baseUrl: "http://127.0.0.1:11434/v1", style: "openai", model: "llama3.2",
+///   waitFor: async (request) => ({ id: request.id, ok: confirm(request.prompt) }),
+/// })
+/// ```
+#[wasm_bindgen(js_name = createClient)]
+pub fn create_client(
+    #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+) -> Result<ClientHandle, JsValue> {
+    let what = "createClient";
+    let style = match get(&options, "style")
+        .as_string()
+        .as_deref()
+        .and_then(Style::parse)
+    {
+        Some(style) => style,
+        None => {
+            return Err(js_error(
+                "invalid_options",
+                "createClient: style must be \"openai\" or \"anthropic\"",
+            ))
+        }
+    };
+    let base_url = string_opt(&options, "baseUrl", what)?
+        .ok_or_else(|| js_error("invalid_options", "createClient: baseUrl is required"))?;
+    let fetch = function_opt(&options, "fetch", what)?;
+    let http = FetchHttp::new(fetch).ok_or_else(|| {
+        js_error(
+            "unsupported",
+            "createClient: this runtime has no fetch; pass the fetch option",
+        )
+    })?;
+    let mut client = build(&options, style, base_url, Rc::new(http), what)?;
+    let config = Rc::make_mut(&mut client.core.config);
+    config.api_key = api_key(&options, style, what)?;
+    Ok(client)
+}
+
+/// A client whose model runs in this process: `generate({messages, tools, model, body})`
+/// returns `{content}` or `{toolCalls: [{id?, name, arguments}]}` (plus optional `usage`).
+/// Messages are OpenAI-shaped. Failures of `generate` are final.
+///
+/// ```js
+/// const client = createInProcessClient({ model: "scripted", generate: async ({ messages }) => ({ content: "Hello!" }) })
+/// ```
+#[wasm_bindgen(js_name = createInProcessClient)]
+pub fn create_in_process_client(
+    #[wasm_bindgen(unchecked_param_type = "InProcessOptions")] options: JsValue,
+) -> Result<ClientHandle, JsValue> {
+    let what = "createInProcessClient";
+    let generate = function_opt(&options, "generate", what)?.ok_or_else(|| {
+        js_error(
+            "invalid_options",
+            "createInProcessClient requires a generate function",
+        )
+    })?;
+    let http = InProcessHttp {
+        generate: Rc::new(JsGenerate(generate)),
+    };
+    let mut client = build(
+        &options,
+        Style::OpenAi,
+        IN_PROCESS_BASE_URL.into(),
+        Rc::new(http),
+        what,
+    )?;
+    // No wire, so no transient failure to ride out: whatever `generate` throws throws again.
+    if get(&options, "retries").is_undefined() {
+        Rc::make_mut(&mut client.core.config).retries = 0;
+    }
+    Ok(client)
+}

@@ -1,0 +1,69 @@
+//! The second argument of `run` / `ask` / `stream` / `conversation`: `{toolkit, signal?,
+//! history?, id?, on_text?}`, read once; each run gets its own signal (see `run_signal`).
+
+use js_sys::Function;
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::client_options::{function_opt, string_opt};
+use super::convert::{get, js_error, to_json};
+use super::host::{signal_from, JsSignal};
+use super::run_signal::RunSignal;
+use super::toolkit::core_toolkit;
+use crate::core::host::Signal;
+use crate::core::toolkit::Toolkit;
+
+/// A decoded run context.
+pub struct RunContext {
+    /// The core toolkit of `ctx.toolkit`.
+    pub toolkit: Rc<Toolkit>,
+    /// The caller's `AbortSignal`.
+    pub caller: Option<Rc<JsSignal>>,
+    /// `ctx.history`.
+    pub history: Vec<Value>,
+    /// `ctx.id`.
+    pub id: Option<String>,
+    /// `ctx.on_text`.
+    pub on_text: Option<Function>,
+}
+
+impl RunContext {
+    /// Reads `ctx`; `what` names the method in error messages.
+    pub fn read(ctx: &JsValue, what: &str) -> Result<RunContext, JsValue> {
+        let invalid = |m: String| js_error("invalid_options", &m);
+        let toolkit = core_toolkit(&get(ctx, "toolkit")).ok_or_else(|| {
+            invalid(format!(
+                "{what}: ctx.toolkit must be a Toolkit made by createToolkit"
+            ))
+        })?;
+        let caller = signal_from(ctx).map_err(|m| invalid(format!("{what}: {m}")))?;
+        let history = match to_json(&get(ctx, "history")) {
+            Ok(Value::Null) => Vec::new(),
+            Ok(Value::Array(messages)) => messages,
+            _ => {
+                return Err(invalid(format!(
+                    "{what}: ctx.history must be an array of messages"
+                )))
+            }
+        };
+        let id = string_opt(ctx, "id", what)?;
+        let on_text = function_opt(ctx, "on_text", what)?;
+        Ok(RunContext {
+            toolkit,
+            caller,
+            history,
+            id,
+            on_text,
+        })
+    }
+
+    /// A fresh signal for one run: its own controller following the caller's signal, or the
+    /// caller's signal itself where the runtime has no `AbortController`.
+    pub fn run_signal(&self) -> Option<Signal> {
+        match RunSignal::new(self.caller.as_deref()) {
+            Some(run) => Some(Rc::new(run)),
+            None => self.caller.clone().map(|s| s as Signal),
+        }
+    }
+}
