@@ -112,3 +112,31 @@ async function clients(toolkit: Toolkit): Promise<void> {
   console.log(status, pendingRequest, store)
 }
 void clients
+
+// Streaming, resilience and observability.
+import type { StreamEvent, MetricEvent, ErrorInfo } from "toolnexus-wasm"
+
+async function streaming(client: Client, toolkit: Toolkit): Promise<void> {
+  for await (const event of client.stream("hi", { toolkit, id: "t", signal: AbortSignal.timeout(1000) })) {
+    const e: StreamEvent = event
+    if (e.type === "text") console.log(e.delta.length)
+    else if (e.type === "pending") console.log(e.request.prompt)
+    else if (e.type === "done") console.log(e.result.status)
+  }
+  let text = ""
+  await client.ask("hi", { toolkit, on_text: (delta: string) => (text += delta) })
+  const resilient = createClient({
+    baseUrl: "http://127.0.0.1:1/v1",
+    style: "anthropic",
+    model: "m",
+    retries: 3,
+    retryBaseMs: 100,
+    timeoutMs: 30_000,
+    onMetric: (event: MetricEvent) => console.log(event.event === "tool" ? event.pending : event.ms),
+    onError: (info: ErrorInfo) => (info.status === 429 ? "retry" : "fail"),
+    anthropicBrowserAccess: true,
+  })
+  const text2: string = resilient.metrics()
+  console.log(text, text2)
+}
+void streaming
