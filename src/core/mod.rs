@@ -7,6 +7,7 @@ pub mod client;
 pub mod execute;
 pub mod host;
 pub mod metrics;
+pub mod relay;
 pub mod schema;
 pub mod spec;
 pub mod time;

@@ -5,16 +5,18 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::callbacks::{JsStore, JsTextSink};
-use super::convert::{from_json, js_error, type_name};
+use super::convert::{decode, from_json, get, js_error, to_json, type_name};
 use super::host::set;
 use super::run_context::RunContext;
 use super::run_stream::{RunStream, StreamSink};
 use crate::core::client::error::RunError;
 use crate::core::client::result::RunResult;
-use crate::core::client::run::{Client, RunInput};
+use crate::core::client::resume::check_resume_ids;
+use crate::core::client::run::{Client, Resume, RunInput};
 use crate::core::client::telemetry::{RunEvents, StreamEvent};
 use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::toolkit::Toolkit;
+use crate::core::types::Request;
 
 /// A run's failure as a JS `Error`: `code` says what kind, `name` is `"AbortError"` for an
 /// aborted or timed-out run. The message never holds a key or a header value.
@@ -57,6 +59,47 @@ pub struct ClientHandle {
 }
 
 impl ClientHandle {
+    fn resume(&self, ctx: &JsValue, what: &str, through_store: bool) -> Result<RunFuture, JsValue> {
+        let invalid = |m: String| js_error("invalid_options", &m);
+        let mut c = RunContext::read(ctx, what)?;
+        let pending: Request = decode(&get(ctx, "pending")).map_err(|_| {
+            invalid(format!(
+                "{what}: pending must be the halted run's Request {{id, kind, prompt, ...}}"
+            ))
+        })?;
+        let answer = to_json(&get(ctx, "answer"))
+            .ok()
+            .filter(Value::is_object)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "{what}: answer must be an Answer {{id, ok, data?, reason?}}"
+                ))
+            })?;
+        check_resume_ids(&pending, &answer).map_err(|e| run_error(&e))?;
+        if through_store && c.id.is_none() {
+            return Err(invalid(format!("{what}: id is required")));
+        }
+        if !through_store {
+            c.id = None;
+        }
+        let resume = Some(Resume { pending, answer });
+        let signal = c.run_signal();
+        let input = RunInput {
+            toolkit: c.toolkit,
+            prompt: String::new(),
+            history: c.history,
+            signal,
+            events: None,
+            resume,
+        };
+        Ok(match c.id {
+            Some(id) => self
+                .core
+                .ask(Rc::new(JsStore(self.store.clone())), id, input),
+            None => self.core.run(input),
+        })
+    }
+
     /// The run (or `ask`, with an `id`) a context asks for, with `events` as its sink.
     fn start(
         &self,
@@ -71,6 +114,7 @@ impl ClientHandle {
             history: c.history,
             signal: signal.clone(),
             events,
+            resume: None,
         };
         let future = match c.id {
             Some(id) => self
@@ -161,6 +205,44 @@ impl ClientHandle {
         Ok(RunStream::new(sink, signal))
     }
 
+    /// Resumes a halted run (SPEC §10 durable resume): `{toolkit, history, pending, answer,
+    /// signal?}` where `history` and `pending` come from the halted `RunResult` (plain JSON, so
+    /// it may have crossed a reload or a process). `answer.id` must be `pending.id`; an expired
+    /// request resumes as declined. Every call of the halted turn ends with one result.
+    ///
+    /// ```js
+    /// const halted = JSON.parse(localStorage.run)
+    /// const r = await client.runWithAnswer({ toolkit, history: halted.messages, pending: halted.pending,
+    ///   answer: { id: halted.pending.id, ok: true } })
+    /// ```
+    #[wasm_bindgen(js_name = runWithAnswer, unchecked_return_type = "Promise<RunResult>")]
+    pub fn run_with_answer(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ResumeOptions")] ctx: JsValue,
+    ) -> js_sys::Promise {
+        match self.resume(&ctx, "runWithAnswer", false) {
+            Ok(future) => promise_of(future),
+            Err(e) => js_sys::Promise::reject(&e),
+        }
+    }
+
+    /// `runWithAnswer` through the store: `{toolkit, id, pending, answer, signal?}` loads the
+    /// transcript saved under `id`, resumes it, and saves the result's transcript.
+    ///
+    /// ```js
+    /// await client.askWithAnswer({ toolkit, id: "thread-1", pending, answer: { id: pending.id, ok: true } })
+    /// ```
+    #[wasm_bindgen(js_name = askWithAnswer, unchecked_return_type = "Promise<RunResult>")]
+    pub fn ask_with_answer(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "AskResumeOptions")] ctx: JsValue,
+    ) -> js_sys::Promise {
+        match self.resume(&ctx, "askWithAnswer", true) {
+            Ok(future) => promise_of(future),
+            Err(e) => js_sys::Promise::reject(&e),
+        }
+    }
+
     /// A stateful conversation: each `send` continues the same transcript.
     ///
     /// ```js
@@ -226,6 +308,7 @@ impl Conversation {
             history,
             signal,
             events: None,
+            resume: None,
         });
         let messages = self.messages.clone();
         wasm_bindgen_futures::future_to_promise(async move {

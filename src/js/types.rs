@@ -154,3 +154,33 @@ pub fn to_gemini(
         &adapters::to_gemini(&specs(&tools)?).to_string(),
     ))
 }
+
+/// A relay (declaration-only) tool: the model can call it, the host runs it. Every relay call
+/// of a turn surfaces as one suspension `{kind: "tool_call", data: {calls: [{id, name, input,
+/// arguments}]}}`; the answer's `data.results: [{id, output, isError}]` (or `data.output` for a
+/// single call) fills them. A relay tool may not take a built-in tool's name.
+///
+/// ```js
+/// const lookup = relayTool("lookup", "Looks a record up on the host", { type: "object", properties: { q: { type: "string" } } })
+/// ```
+#[wasm_bindgen(js_name = relayTool)]
+pub fn relay_tool(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] description: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "JSONSchema")] input_schema: Option<JsValue>,
+) -> Result<super::tool::ToolHandle, JsValue> {
+    let name = expect_string(&name, "relayTool: name")?;
+    let description = expect_string(&description, "relayTool: description")?;
+    let schema = match input_schema {
+        None => crate::core::spec::empty_schema(),
+        Some(schema) => to_json(&schema).map_err(|why| {
+            js_error(
+                "invalid_tool",
+                &format!("relayTool: inputSchema is not JSON: {why}"),
+            )
+        })?,
+    };
+    let tool = crate::core::relay::RelayTool::new(&name, &description, schema)
+        .map_err(|e| js_error("invalid_tool", &format!("relayTool: {e}")))?;
+    Ok(super::tool::ToolHandle::new(std::rc::Rc::new(tool)))
+}

@@ -267,6 +267,24 @@ export interface AskOptions {
   on_text?: (delta: string) => void
 }
 
+/** The argument of `runWithAnswer`: the halted run's transcript and request, and the answer. */
+export interface ResumeOptions {
+  toolkit: Toolkit
+  history: Message[]
+  pending: Request
+  answer: Answer
+  signal?: AbortSignal
+}
+
+/** The argument of `askWithAnswer`: as `runWithAnswer`, with the transcript in the store under `id`. */
+export interface AskResumeOptions {
+  toolkit: Toolkit
+  id: string
+  pending: Request
+  answer: Answer
+  signal?: AbortSignal
+}
+
 /** The argument of `conversation`. */
 export interface ConversationOptions {
   toolkit: Toolkit

@@ -479,6 +479,7 @@ impl Rig {
             history: self.history.clone(),
             signal: self.signal.clone(),
             events: self.events.clone(),
+            resume: None,
         }
     }
 

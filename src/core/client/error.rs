@@ -46,6 +46,10 @@ pub enum RunError {
     /// An in-process model failed.
     #[error("the in-process model failed: {0}")]
     Model(String),
+    /// A durable resume was refused: the answer does not match the request, or the history
+    /// has no outstanding call for it. Nothing was changed.
+    #[error("cannot resume: {0}")]
+    InvalidResume(String),
     /// A retry would have waited past the run's deadline, so the call failed at once.
     #[error("{cause}; a retry would wait {wait_ms} ms, past the run's deadline (timeoutMs)")]
     PastDeadline {
@@ -72,6 +76,7 @@ impl RunError {
             RunError::Aborted(_) => "aborted",
             RunError::Model(_) => "model",
             RunError::PastDeadline { .. } => "timeout",
+            RunError::InvalidResume(_) => "invalid_resume",
         }
     }
 }

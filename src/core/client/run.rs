@@ -2,7 +2,7 @@
 //! call order, repeat until a final answer, a durable halt, or `max_turns`. The whole run races
 //! its signal and its deadline, so it always ends promptly.
 
-use futures_util::future::{join_all, select, Either};
+use futures_util::future::{select, Either};
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -13,7 +13,8 @@ use super::hooks::{Hooks, WaitFor};
 use super::result::{RunResult, Status, ToolCallRecord};
 use super::store::Store;
 use super::telemetry::{RunEvents, StreamEvent, Telemetry};
-use super::tools::{run_call, Outcome, ToolEnv};
+use super::tools::{Outcome, ToolEnv};
+use super::turn::run_turn;
 use crate::core::host::{Clock, Http, LocalBoxFuture, Signal};
 use crate::core::metrics::MetricEvent;
 use crate::core::toolkit::Toolkit;
@@ -52,14 +53,26 @@ pub struct RunInput {
     pub signal: Option<Signal>,
     /// Where a streamed run's events go; `Some` streams every model call.
     pub events: Option<Rc<dyn RunEvents>>,
+    /// Resume a halted run with an answer instead of sending `prompt` (then `history` is the
+    /// halted run's transcript).
+    pub resume: Option<Resume>,
+}
+
+/// A durable resume: the halted run's request and the host's answer to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resume {
+    /// `RunResult.pending` of the halted run.
+    pub pending: Request,
+    /// The raw answer (checked before it is trusted).
+    pub answer: Value,
 }
 
 /// What the loop accumulates.
-struct Progress {
-    messages: Vec<Value>,
-    tool_calls: Vec<ToolCallRecord>,
-    turns: u32,
-    usage: Usage,
+pub(super) struct Progress {
+    pub(super) messages: Vec<Value>,
+    pub(super) tool_calls: Vec<ToolCallRecord>,
+    pub(super) turns: u32,
+    pub(super) usage: Usage,
 }
 
 impl Client {
@@ -172,11 +185,12 @@ impl Client {
             history,
             signal,
             events,
+            resume,
         } = input;
         let system = self.config.system_with(&toolkit.skills_prompt());
         let mut tools = toolkit.with_specs(|specs| self.dialect.tools(specs));
         let mut progress = Progress {
-            messages: self.dialect.start(&system, history, &prompt),
+            messages: Vec::new(),
             tool_calls: Vec::new(),
             turns: 0,
             usage: Usage::default(),
@@ -198,6 +212,24 @@ impl Client {
             clock: self.clock.clone(),
             telemetry: self.telemetry.clone(),
         };
+        match resume {
+            None => progress.messages = self.dialect.start(&system, history, &prompt),
+            Some(resume) => {
+                if let Some(request) = self
+                    .resume_turn(&env, &mut progress, history, resume)
+                    .await?
+                {
+                    let text = request.prompt.clone();
+                    return Ok(self.finish(
+                        progress,
+                        text,
+                        Status::Pending,
+                        Some(request),
+                        &events,
+                    ));
+                }
+            }
+        }
         let mut last_text = String::new();
         for turn in 0..self.config.max_turns {
             check_signal(&signal)?;
@@ -254,11 +286,7 @@ impl Client {
                     });
                 }
             }
-            let calls = reply.tool_calls.into_iter().map(|call| {
-                let (id, name, env) = (call.id.clone(), call.name.clone(), env.clone());
-                async move { run_call(env, call, turn).await.map(|o| (id, name, o)) }
-            });
-            let outcomes = join_all(calls).await;
+            let outcomes = run_turn(env.clone(), reply.tool_calls, turn).await;
             check_signal(&signal)?;
             let halted = self.record_turn(&mut progress, outcomes, &events)?;
             *counts.borrow_mut() = (
@@ -280,7 +308,7 @@ impl Client {
     }
 
     /// Records a turn's outcomes in call order; on the first halt, records it and stops there.
-    fn record_turn(
+    pub(super) fn record_turn(
         &self,
         progress: &mut Progress,
         outcomes: Vec<Result<(String, String, Outcome), RunError>>,

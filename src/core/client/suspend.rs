@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::rc::Rc;
 
 use super::error::RunError;
-use super::hooks::CallInfo;
+use super::hooks::{CallInfo, WaitFor};
 use super::telemetry::StreamEvent;
 use super::tools::{after_tool, Outcome, ToolEnv};
 use crate::core::time::rfc3339_ms;
@@ -34,14 +34,35 @@ pub async fn resolve(
             placeholder,
         });
     };
-    let asked = wait_for.wait_for(&request);
-    let raw = match env.signal.clone() {
-        None => asked.await,
+    let raw = ask(&env, wait_for.as_ref(), &request).await?;
+    with_answer(env, info, args, request, raw).await
+}
+
+/// Asks the host, racing the run's signal.
+pub async fn ask(
+    env: &ToolEnv,
+    wait_for: &dyn WaitFor,
+    request: &Request,
+) -> Result<Result<Value, String>, RunError> {
+    let asked = wait_for.wait_for(request);
+    match env.signal.clone() {
+        None => Ok(asked.await),
         Some(signal) => match select(asked, signal.wait()).await {
-            Either::Left((raw, _)) => raw,
-            Either::Right(_) => return Err(RunError::Aborted(signal.reason())),
+            Either::Left((raw, _)) => Ok(raw),
+            Either::Right(_) => Err(RunError::Aborted(signal.reason())),
         },
-    };
+    }
+}
+
+/// The loop rule once an answer is in (from `waitFor`, or from a durable resume): re-run the
+/// tool once with `ctx.answer` when the checked answer approves, else the declined result.
+pub async fn with_answer(
+    env: Rc<ToolEnv>,
+    info: CallInfo,
+    args: Value,
+    request: Request,
+    raw: Result<Value, String>,
+) -> Result<Outcome, RunError> {
     let answer = check_answer(&request, raw, env.clock.now_ms());
     if !answer.ok {
         let result = ToolResult::error(format!("declined/expired: {}", request.prompt));

@@ -123,9 +123,59 @@ impl Dialect for Anthropic {
         })
     }
 
-    /// One user turn holding a `tool_result` block per result; nothing for no results.
     fn assembler(&self) -> Box<dyn super::stream::Assembler> {
         Box::new(super::stream::AnthropicAssembler::default())
+    }
+
+    /// One user turn holding a `tool_result` block per result; nothing for no results.
+    fn calls_of(&self, message: &Value) -> Option<Vec<ToolCall>> {
+        if message.get("role").and_then(Value::as_str) != Some("assistant") {
+            return None;
+        }
+        let blocks = message.get("content").and_then(Value::as_array)?;
+        let calls: Vec<ToolCall> = blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+            .enumerate()
+            .map(|(index, block)| tool_use(block, index))
+            .collect();
+        (!calls.is_empty()).then_some(calls)
+    }
+
+    fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)> {
+        let Some(turn) = after
+            .first()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        else {
+            return Vec::new();
+        };
+        let blocks = turn
+            .get("content")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            .map(|b| {
+                let id = b
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let output = match b.get("content") {
+                    Some(Value::String(text)) => text.clone(),
+                    Some(other) => other.to_string(),
+                    None => String::new(),
+                };
+                let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+                let result = ToolResult {
+                    output,
+                    is_error,
+                    metadata: None,
+                };
+                (id.to_owned(), result)
+            })
+            .collect()
     }
 
     fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {

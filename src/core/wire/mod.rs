@@ -109,4 +109,9 @@ pub trait Dialect {
     fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value>;
     /// A fresh folder for one streamed reply.
     fn assembler(&self) -> Box<dyn stream::Assembler>;
+    /// The tool calls of an assistant message in the transcript (`None` when it has none).
+    fn calls_of(&self, message: &Value) -> Option<Vec<ToolCall>>;
+    /// The tool results recorded in `after` (the transcript entries that follow an assistant
+    /// turn), as `(call id, result)` in order.
+    fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)>;
 }

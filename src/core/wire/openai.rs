@@ -103,9 +103,32 @@ impl Dialect for OpenAi {
         })
     }
 
-    /// One `{role: "tool", tool_call_id, content}` message per result.
     fn assembler(&self) -> Box<dyn super::stream::Assembler> {
         Box::new(super::stream::OpenAiAssembler::default())
+    }
+
+    /// One `{role: "tool", tool_call_id, content}` message per result.
+    fn calls_of(&self, message: &Value) -> Option<Vec<ToolCall>> {
+        if message.get("role").and_then(Value::as_str) != Some("assistant") {
+            return None;
+        }
+        let calls = message.get("tool_calls").and_then(Value::as_array)?;
+        (!calls.is_empty()).then(|| calls.iter().enumerate().map(tool_call).collect())
+    }
+
+    fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)> {
+        after
+            .iter()
+            .take_while(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
+            .map(|m| {
+                let id = m
+                    .get("tool_call_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let output = content_text(m.get("content"));
+                (id.to_owned(), ToolResult::ok(output))
+            })
+            .collect()
     }
 
     fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {

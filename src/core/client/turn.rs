@@ -1,0 +1,120 @@
+//! One turn's tool calls: ordinary calls run concurrently; relay calls ride one request that
+//! the host answers (`waitFor`) or that halts the run. Outcomes come back in call order.
+
+use futures_util::future::join_all;
+use std::rc::Rc;
+
+use super::error::RunError;
+use super::relay::{relay_request, relay_results};
+use super::suspend::{ask, check_answer};
+use super::telemetry::StreamEvent;
+use super::tools::{run_call, Outcome, ToolEnv};
+use crate::core::types::ToolResult;
+use crate::core::wire::ToolCall;
+
+/// A call's id, name and outcome.
+pub type Settled = Result<(String, String, Outcome), RunError>;
+
+/// Whether `call` names a relay tool of the run's toolkit.
+pub fn is_relay(env: &ToolEnv, call: &ToolCall) -> bool {
+    env.toolkit
+        .get(&call.name)
+        .is_some_and(|t| t.spec().source == "relay")
+}
+
+/// Runs a turn's calls (see the module doc).
+pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<Settled> {
+    let relayed: Vec<&ToolCall> = calls.iter().filter(|c| is_relay(&env, c)).collect();
+    let relay = if relayed.is_empty() {
+        None
+    } else {
+        Some(relay_request(&relayed))
+    };
+    let ordinary = calls
+        .iter()
+        .filter(|c| !is_relay(&env, c))
+        .cloned()
+        .map(|call| {
+            let (id, name, env) = (call.id.clone(), call.name.clone(), env.clone());
+            async move { run_call(env, call, turn).await.map(|o| (id, name, o)) }
+        });
+    let relay_outcomes = async {
+        match &relay {
+            None => Ok(Vec::new()),
+            Some(request) => relay_turn(&env, request, &calls).await,
+        }
+    };
+    let (mut done, relayed) = futures_util::future::join(join_all(ordinary), relay_outcomes).await;
+    let mut relayed = match relayed {
+        Ok(outcomes) => outcomes,
+        Err(error) => return vec![Err(error)],
+    };
+    calls
+        .iter()
+        .filter_map(|call| {
+            if is_relay(&env, call) {
+                let at = relayed.iter().position(|(id, _, _)| *id == call.id)?;
+                Some(Ok(relayed.remove(at)))
+            } else if done.is_empty() {
+                None
+            } else {
+                Some(done.remove(0))
+            }
+        })
+        .collect()
+}
+
+/// The relay calls' outcomes: answered through `waitFor`, else a halt on the first of them.
+async fn relay_turn(
+    env: &Rc<ToolEnv>,
+    request: &crate::core::types::Request,
+    calls: &[ToolCall],
+) -> Result<Vec<(String, String, Outcome)>, RunError> {
+    let relayed: Vec<&ToolCall> = calls.iter().filter(|c| is_relay(env, c)).collect();
+    let args_of = |c: &ToolCall| c.args.clone().unwrap_or_else(|_| serde_json::json!({}));
+    let start = env.clock.now_ms();
+    let placeholder = ToolResult::error(request.prompt.clone());
+    let mut suspended = crate::core::types::pending(request.clone());
+    suspended.output = placeholder.output.clone();
+    for call in &relayed {
+        env.tool_metric(&call.name, &suspended, start);
+    }
+    if let Some(events) = &env.events {
+        events.emit(StreamEvent::Pending {
+            request: request.clone(),
+        });
+    }
+    let Some(wait_for) = env.wait_for.clone() else {
+        return Ok(relayed
+            .iter()
+            .map(|c| {
+                let outcome = Outcome::Halted {
+                    args: args_of(c),
+                    request: request.clone(),
+                    placeholder: placeholder.clone(),
+                };
+                (c.id.clone(), c.name.clone(), outcome)
+            })
+            .collect());
+    };
+    let raw = ask(env, wait_for.as_ref(), request).await?;
+    let answer = check_answer(request, raw, env.clock.now_ms());
+    let mut results = relay_results(request, &answer);
+    Ok(relayed
+        .iter()
+        .map(|c| {
+            let at = results.iter().position(|(id, _)| *id == c.id);
+            let result = at
+                .map(|i| results.remove(i).1)
+                .unwrap_or_else(|| ToolResult::error("no result"));
+            (
+                c.id.clone(),
+                c.name.clone(),
+                Outcome::Done {
+                    args: args_of(c),
+                    result,
+                },
+            )
+        })
+        .collect())
+}
