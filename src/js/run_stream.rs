@@ -19,6 +19,16 @@ struct Queue {
     /// `Some` once the run is over: `Ok` ended normally, `Err` holds the error still to throw.
     end: Option<Result<(), JsValue>>,
     waiting: Option<(Function, Function)>,
+    /// Resolved when the consumer, having taken every queued event, asks for the next one.
+    drained: Vec<Function>,
+}
+
+impl Queue {
+    fn release_drained(&mut self) {
+        for resolve in self.drained.drain(..) {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+    }
 }
 
 /// The producer side, given to the core as its event sink.
@@ -75,6 +85,17 @@ impl RunEvents for StreamSink {
     fn emit(&self, event: StreamEvent) {
         self.push(from_json(&event));
     }
+
+    fn delivered(&self) -> crate::core::host::LocalBoxFuture<'static, ()> {
+        if self.0.borrow().end.is_some() {
+            return Box::pin(async {});
+        }
+        let queue = self.0.clone();
+        let promise = Promise::new(&mut |resolve, _| queue.borrow_mut().drained.push(resolve));
+        Box::pin(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        })
+    }
 }
 
 /// The consumer side: an async iterator's `next` and `return` (the package's `stream()` wraps
@@ -99,6 +120,9 @@ impl RunStream {
     #[wasm_bindgen(unchecked_return_type = "Promise<IteratorResult<StreamEvent, undefined>>")]
     pub fn next(&self) -> Promise {
         let mut queue = self.sink.0.borrow_mut();
+        if queue.events.is_empty() {
+            queue.release_drained();
+        }
         if let Some(event) = queue.events.pop_front() {
             return Promise::resolve(&step(event, false));
         }
@@ -129,6 +153,7 @@ impl RunStream {
         let mut queue = self.sink.0.borrow_mut();
         queue.events.clear();
         queue.end = Some(Ok(()));
+        queue.release_drained();
         if let Some((resolve, _)) = queue.waiting.take() {
             let _ = resolve.call1(&JsValue::UNDEFINED, &step(JsValue::UNDEFINED, true));
         }

@@ -2,7 +2,11 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 pub mod agent;
+pub mod golden;
 pub mod http;
+pub mod resilience;
+pub mod sse;
+pub mod stream;
 
 use serde_json::{json, Value};
 use std::any::Any;

@@ -99,7 +99,13 @@ impl Llm {
         let llm = self.clone();
         Ok(Box::pin(async move {
             let start = llm.clock.now_ms();
+            let mut in_flight = InFlight {
+                llm: llm.clone(),
+                start,
+                settled: false,
+            };
             let outcome = llm.with_retries(request, &ctx).await;
+            in_flight.settled = true;
             let usage = outcome.as_ref().map(|c| c.reply.usage).unwrap_or_default();
             llm.telemetry.emit(MetricEvent::Llm {
                 model: llm.config.model.clone(),
@@ -333,5 +339,27 @@ impl Llm {
             headers.push((name, value));
         }
         headers
+    }
+}
+
+/// Emits the `llm` error event of a call that is dropped before it settles (the run was
+/// aborted or passed its deadline while the call was in flight).
+struct InFlight {
+    llm: Llm,
+    start: f64,
+    settled: bool,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.llm.telemetry.emit(MetricEvent::Llm {
+                model: self.llm.config.model.clone(),
+                status: "error",
+                ms: self.llm.clock.now_ms() - self.start,
+                prompt_tokens: 0,
+                completion_tokens: 0,
+            });
+        }
     }
 }

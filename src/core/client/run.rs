@@ -234,6 +234,7 @@ impl Client {
         for turn in 0..self.config.max_turns {
             check_signal(&signal)?;
             progress.turns += 1;
+            counts.borrow_mut().0 = progress.turns;
             if self.hooks.has_before_llm() {
                 let over = self
                     .hooks

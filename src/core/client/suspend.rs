@@ -44,7 +44,16 @@ pub async fn ask(
     wait_for: &dyn WaitFor,
     request: &Request,
 ) -> Result<Result<Value, String>, RunError> {
+    let delivered = env.events.as_ref().map(|e| e.delivered());
+    // The host's `waitFor` future is lazy: it calls the host only once polled, after the
+    // consumer of a streamed run has been handed the `pending` event.
     let asked = wait_for.wait_for(request);
+    let asked = Box::pin(async move {
+        if let Some(delivered) = delivered {
+            delivered.await;
+        }
+        asked.await
+    });
     match env.signal.clone() {
         None => Ok(asked.await),
         Some(signal) => match select(asked, signal.wait()).await {

@@ -104,4 +104,9 @@ pub enum StreamEvent {
 pub trait RunEvents {
     /// One event.
     fn emit(&self, event: StreamEvent);
+    /// Completes once the consumer has taken what was emitted and asked for more; the loop
+    /// waits on it before calling `waitFor`, so a page renders a `pending` event first.
+    fn delivered(&self) -> crate::core::host::LocalBoxFuture<'static, ()> {
+        Box::pin(async {})
+    }
 }

@@ -95,10 +95,9 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
         Err(why) => {
             let message = format!("Invalid arguments for tool \"{}\": {why}", info.name);
             let args = Value::Object(Map::new());
-            return Ok(Outcome::Done {
-                args,
-                result: ToolResult::error(message),
-            });
+            let result = ToolResult::error(message);
+            env.tool_metric(&info.name, &result, env.clock.now_ms());
+            return Ok(Outcome::Done { args, result });
         }
     };
     let hook = |message| RunError::Hook {
