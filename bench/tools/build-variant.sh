@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds a variant of the package from a commit (default HEAD) into target/bench-variants/<name>/,
+# laid out like pkg/, so the bench can measure a build setting or an older commit:
+#   bash bench/tools/build-variant.sh <name> <cargo opt-level> "<wasm-opt flags>" [<commit>]
+#   TOOLNEXUS_PKG=target/bench-variants/<name> node bench/run.mjs --only=ref --contenders=toolnexus
+# e.g. "baseline z -Oz" (what scripts/build.sh does), "o3 3 -O3", "names z '-Oz -g'" (keeps the
+# name section so a CPU profile names the wasm functions). Touches nothing outside target/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+name=$1 level=$2 wopt=$3 rev=${4:-HEAD}
+work=target/bench-variants
+src=$work/src
+mkdir -p "$work"
+rm -rf "$src" && mkdir -p "$src"
+git archive "$rev" src Cargo.toml Cargo.lock pkg | tar -x -C "$src"
+(cd "$src" && CARGO_TARGET_DIR="$PWD/../cargo" CARGO_PROFILE_RELEASE_OPT_LEVEL="$level" \
+  cargo build --quiet --release --target wasm32-unknown-unknown --lib)
+out=$work/$name
+rm -rf "$out" && mkdir -p "$out"
+cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/
+wasm-bindgen --target web --out-dir "$out/web" "$work/cargo/wasm32-unknown-unknown/release/toolnexus.wasm"
+# shellcheck disable=SC2086
+node_modules/.bin/wasm-opt $wopt --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-reference-types --enable-multivalue --enable-mutable-globals \
+  "$out/web/toolnexus_bg.wasm" -o "$out/web/toolnexus_bg.wasm"
+printf '[variant %s] %s, opt-level=%s, wasm-opt %s: %s bytes\n' "$name" "$(git rev-parse --short "$rev")" "$level" "$wopt" "$(stat -c %s "$out/web/toolnexus_bg.wasm")"
