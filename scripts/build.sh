@@ -8,8 +8,9 @@ cargo build --quiet --release --target wasm32-unknown-unknown --lib
 wasm=target/wasm32-unknown-unknown/release/toolnexus.wasm
 
 # Built in a staging folder, then swapped in, so a reader of pkg/ never sees a half-built package.
-stage=target/pkg-stage
-rm -rf "$stage" && mkdir -p "$stage"
+mkdir -p target
+stage=$(mktemp -d "$PWD/target/pkg-stage-XXXXXX")
+trap 'rm -rf "$stage"' EXIT
 wasm-bindgen --target web --out-dir "$stage/web" "$wasm"
 wasm-bindgen --target nodejs --out-dir "$stage/node" "$wasm"
 echo '{ "type": "commonjs" }' > "$stage/node/package.json"
@@ -21,9 +22,9 @@ for f in "$stage/web/toolnexus_bg.wasm" "$stage/node/toolnexus_bg.wasm"; do
     --enable-reference-types --enable-multivalue --enable-mutable-globals "$f" -o "$f"
 done
 for target in web node; do
-  rm -rf "pkg/$target.old"
-  [ -d "pkg/$target" ] && mv "pkg/$target" "pkg/$target.old"
+  old=$(mktemp -d "$PWD/target/pkg-old-XXXXXX")
+  [ -d "pkg/$target" ] && mv "pkg/$target" "$old/"
   mv "$stage/$target" "pkg/$target"
-  rm -rf "pkg/$target.old"
+  rm -rf "$old"
 done
 printf '[build] pkg/web/toolnexus_bg.wasm: %s bytes\n' "$(stat -c %s pkg/web/toolnexus_bg.wasm)"

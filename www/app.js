@@ -1,137 +1,206 @@
-// The demo: three tools made with defineTool, one toolkit, its provider schemas, and a form that
-// runs a tool with JSON arguments. Everything the page shows comes from the toolkit itself.
-import { createToolkit, defineTool } from "/pkg/index.js"
-
-const calculator = defineTool({
-  name: "calculator",
-  description: "Applies an arithmetic operation to two numbers",
-  inputSchema: {
-    type: "object",
-    properties: {
-      a: { type: "number" },
-      b: { type: "number" },
-      op: { type: "string", enum: ["add", "subtract", "multiply", "divide"] },
-    },
-    required: ["a", "b", "op"],
-    additionalProperties: false,
-  },
-  run: ({ a, b, op }) => {
-    if (op === "divide" && b === 0) throw new Error("division by zero")
-    const ops = { add: a + b, subtract: a - b, multiply: a * b, divide: a / b }
-    return String(ops[op])
-  },
-})
-
-const clock = defineTool({
-  name: "clock",
-  description: "The current date and time in an IANA time zone",
-  inputSchema: {
-    type: "object",
-    properties: { timeZone: { type: "string", description: "For example Europe/Paris; UTC when absent" } },
-  },
-  run: ({ timeZone = "UTC" }) =>
-    new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "long" }).format(new Date()),
-})
-
-const dice = defineTool({
-  name: "roll_dice",
-  description: "Rolls dice and returns each roll and the total",
-  inputSchema: {
-    type: "object",
-    properties: {
-      count: { type: "integer", minimum: 1, maximum: 20 },
-      sides: { type: "integer", minimum: 2, maximum: 100 },
-    },
-    required: ["count", "sides"],
-  },
-  run: ({ count, sides }) => {
-    const rolls = Array.from(crypto.getRandomValues(new Uint32Array(count)), (n) => 1 + (n % sides))
-    return { rolls, total: rolls.reduce((s, r) => s + r, 0) }
-  },
-})
-
-const EXAMPLES = {
-  calculator: { a: 6, b: 7, op: "multiply" },
-  clock: { timeZone: "Europe/Paris" },
-  roll_dice: { count: 3, sides: 6 },
-}
+// The chat page: the agent loop, its tools and (by default) its model all run in this page.
+// Every run halts on a suspension (there is no waitFor): the halted RunResult goes to IndexedDB
+// *before* the page asks the user, so a reload or a sign-in redirect never loses it, and the
+// answer resumes it with runWithAnswer. Transcripts live in IndexedDB too (the client's store).
+import { createToolkit, IndexedDbConversationStore } from "/pkg/index.js"
+import { ALL_TOOLS } from "./demo-tools.js"
+import { askFor, haltedArgs } from "./suspend.js"
+import { describe, loadSettings, makeClient, setUpSettings } from "./settings.js"
+import { setUpToolkitPanel } from "./toolkit-panel.js"
+import { LiveTurn, renderTranscript, scrollDown } from "./transcript.js"
 
 const $ = (selector) => document.querySelector(selector)
-const pretty = (value) => JSON.stringify(value, null, 2)
+const CONVERSATION = "toolnexus-demo:conversation"
 
-function el(tag, { dataset = {}, ...props } = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props)
-  Object.assign(node.dataset, dataset)
-  node.append(...children)
-  return node
-}
+const store = new IndexedDbConversationStore("toolnexus-demo", "conversations")
+let toolkit
+let settings = loadSettings()
+let client
+let conversation
 
-function listTools(toolkit) {
-  $("#tools").replaceChildren(
-    ...toolkit.tools().map((tool) =>
-      el(
-        "li",
-        { className: "tool", dataset: { tool: tool.name } },
-        el("code", { className: "tool-name" }, tool.name),
-        el("p", {}, tool.description),
-        el("details", {}, el("summary", {}, "JSON Schema"), el("pre", { className: "code" }, pretty(tool.inputSchema))),
-      ),
-    ),
-  )
-}
+/** A transcript belongs to one model source: switching starts a new conversation. */
+const dialectOf = (s) => (s.source === "demo" ? "demo" : s.style)
 
-function showSchemas(toolkit, adapter) {
-  const schemas = { openai: toolkit.toOpenAI(), anthropic: toolkit.toAnthropic(), gemini: toolkit.toGemini() }
-  for (const tab of document.querySelectorAll(".tab")) {
-    tab.setAttribute("aria-selected", String(tab.dataset.adapter === adapter))
-  }
-  $("#schema-json").textContent = pretty(schemas[adapter])
-}
-
-function setUpForm(toolkit) {
-  const select = $("#tool-select")
-  const args = $("#tool-args")
-  select.replaceChildren(...toolkit.tools().map((t) => el("option", { value: t.name }, t.name)))
-  const fillExample = () => (args.value = JSON.stringify(EXAMPLES[select.value] ?? {}))
-  select.addEventListener("change", fillExample)
-  fillExample()
-
-  const result = $("#result")
-  $("#run-form").addEventListener("submit", async (event) => {
-    event.preventDefault()
-    let parsed
-    try {
-      parsed = JSON.parse(args.value || "{}")
-    } catch (error) {
-      result.dataset.state = "error"
-      result.textContent = `The arguments are not valid JSON: ${error.message}`
-      return
-    }
-    result.dataset.state = "running"
-    const outcome = await toolkit.execute(select.value, parsed)
-    result.dataset.state = outcome.isError ? "error" : "ok"
-    result.textContent = pretty(outcome)
-  })
-  $("#run").disabled = false
-}
-
-async function main() {
-  const status = $("#status")
+/** The current conversation `{id, dialect}`; a new one when the dialect changed. */
+function currentConversation(fresh = false) {
+  let saved = null
   try {
-    const toolkit = await createToolkit({ extraTools: [calculator, clock, dice], builtins: false })
-    listTools(toolkit)
-    for (const tab of document.querySelectorAll(".tab")) {
-      tab.addEventListener("click", () => showSchemas(toolkit, tab.dataset.adapter))
-    }
-    showSchemas(toolkit, "openai")
-    setUpForm(toolkit)
-    status.dataset.state = "ready"
-    status.textContent = `Ready: ${toolkit.tools().length} tools`
+    saved = JSON.parse(localStorage.getItem(CONVERSATION) ?? "null")
+  } catch {}
+  if (fresh || !saved?.id || saved.dialect !== dialectOf(settings)) {
+    saved = { id: `chat-${crypto.randomUUID()}`, dialect: dialectOf(settings) }
+    localStorage.setItem(CONVERSATION, JSON.stringify(saved))
+  }
+  return saved
+}
+
+function setState(state) {
+  document.body.dataset.state = state
+  const busy = state !== "idle"
+  $("#send").disabled = busy
+  $("#prompt").disabled = busy
+  for (const chip of document.querySelectorAll(".suggestion")) chip.disabled = busy
+}
+
+function showError(error) {
+  console.warn(error)
+  $("#error-text").textContent = `${error.code ? `${error.code}: ` : ""}${error.message ?? String(error)}`
+  $("#error").hidden = false
+  scrollDown($("#thread"))
+}
+
+function showBadge() {
+  const { title, detail } = describe(settings)
+  $("#model-title").textContent = title
+  $("#model-detail").textContent = detail
+  $("#open-settings").dataset.source = settings.source
+}
+
+function render(messages, pending) {
+  renderTranscript($("#thread"), messages, pending)
+}
+
+/** Shows a settled result; a halt is stored first, then asked, then resumed (and so on). */
+async function settle(result) {
+  render(result.messages, result.pending)
+  if (result.status !== "pending") {
+    await store.deletePending(conversation.id)
+    setState("idle")
+    return
+  }
+  setState("waiting")
+  await store.savePending(conversation.id, result)
+  const answer = await askFor(result.pending, haltedArgs(result))
+  await resume(result, answer)
+}
+
+async function resume(halted, answer) {
+  $("#pending-banner").hidden = true
+  setState("running")
+  const next = await client.runWithAnswer({ toolkit, history: halted.messages, pending: halted.pending, answer })
+  await store.save(conversation.id, next.messages)
+  await settle(next)
+}
+
+async function guarded(work) {
+  $("#error").hidden = true
+  try {
+    await work()
   } catch (error) {
-    status.dataset.state = "error"
-    status.textContent = `Could not start: ${error.message}`
-    console.error(error)
+    showError(error)
+    const messages = (await store.get(conversation.id).catch(() => undefined)) ?? []
+    const halted = await store.loadPending(conversation.id).catch(() => undefined)
+    render(messages, halted?.pending)
+    if (halted) offerResume(halted)
+    setState("idle")
   }
 }
 
-main()
+async function send(prompt) {
+  setState("running")
+  const live = new LiveTurn($("#thread"))
+  live.user(prompt)
+  let result
+  for await (const event of client.stream(prompt, { toolkit, id: conversation.id })) {
+    if (event.type === "text") live.delta(event.delta)
+    else if (event.type === "tool_call") live.toolCall(event)
+    else if (event.type === "tool_result") live.toolResult(event)
+    else if (event.type === "pending") live.pending(event.request)
+    else if (event.type === "done") result = event.result
+  }
+  await settle(result)
+}
+
+/** After a reload: the run still waits; offer to answer it now (or to decline it). */
+function offerResume(halted) {
+  $("#pending-prompt").textContent = halted.pending.prompt
+  $("#pending-banner").hidden = false
+  scrollDown($("#thread"))
+  setState("idle")
+  $("#resume-pending").onclick = () =>
+    guarded(async () => {
+      $("#pending-banner").hidden = true
+      setState("waiting")
+      await resume(halted, await askFor(halted.pending, haltedArgs(halted)))
+    })
+  $("#discard-pending").onclick = () => guarded(() => resume(halted, { id: halted.pending.id, ok: false, reason: "cancelled" }))
+}
+
+/** Back from the login page with `?state&code` (or `?state&error`): resume the stored run. */
+async function returnFromLogin(params, halted) {
+  history.replaceState(null, "", location.pathname)
+  if (!halted) throw Object.assign(new Error("This sign-in has no waiting request: it was answered or discarded already."), { code: "no_pending" })
+  const code = params.get("code")
+  const answer = code
+    ? { id: params.get("state"), ok: true, data: { code } }
+    : { id: params.get("state"), ok: false, reason: params.get("error") ?? "declined" }
+  await resume(halted, answer)
+}
+
+async function boot() {
+  toolkit = await createToolkit({ extraTools: ALL_TOOLS, builtins: false })
+  client = makeClient(settings, store)
+  conversation = currentConversation()
+  setUpToolkitPanel(toolkit)
+  showBadge()
+  setUpSettings((next) => {
+    const dialect = dialectOf(settings)
+    settings = next
+    client = makeClient(settings, store)
+    showBadge()
+    if (dialectOf(next) !== dialect) startOver()
+  })
+  const messages = (await store.get(conversation.id)) ?? []
+  const halted = await store.loadPending(conversation.id)
+  render(messages, halted?.pending)
+  $("#status").dataset.state = "ready"
+  $("#status").textContent = `Ready · ${toolkit.tools().length} tools`
+  setState("idle")
+  const params = new URLSearchParams(location.search)
+  if (params.has("state")) await guarded(() => returnFromLogin(params, halted))
+  else if (halted) offerResume(halted)
+}
+
+async function startOver() {
+  await store.deletePending(conversation.id).catch(() => {})
+  conversation = currentConversation(true)
+  $("#pending-banner").hidden = true
+  $("#error").hidden = true
+  render([], undefined)
+}
+
+$("#composer").addEventListener("submit", (event) => {
+  event.preventDefault()
+  const prompt = $("#prompt").value.trim()
+  if (!prompt || document.body.dataset.state !== "idle") return
+  $("#prompt").value = ""
+  guarded(() => send(prompt))
+})
+$("#prompt").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey) {
+    event.preventDefault()
+    $("#composer").requestSubmit()
+  }
+})
+for (const chip of document.querySelectorAll(".suggestion")) {
+  chip.addEventListener("click", () => {
+    $("#prompt").value = chip.dataset.prompt
+    $("#composer").requestSubmit()
+  })
+}
+$("#new-chat").addEventListener("click", () => document.body.dataset.state === "idle" && startOver())
+$("#about-toolkit").addEventListener("click", (event) => (event.preventDefault(), $("#nav-toolkit").click()))
+$("#error-close").addEventListener("click", () => ($("#error").hidden = true))
+for (const tab of document.querySelectorAll(".nav-tab")) {
+  tab.addEventListener("click", () => {
+    for (const t of document.querySelectorAll(".nav-tab")) t.setAttribute("aria-selected", String(t === tab))
+    $(".layout").hidden = tab.dataset.view !== "chat"
+    $("#toolkit-view").hidden = tab.dataset.view !== "toolkit"
+  })
+}
+
+boot().catch((error) => {
+  $("#status").dataset.state = "error"
+  $("#status").textContent = `Could not start: ${error.message}`
+  console.error(error)
+})

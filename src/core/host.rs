@@ -129,6 +129,55 @@ pub trait Http {
         let sent = self.send(request);
         Box::pin(async move { sent.await.map(StreamResponse::whole) })
     }
+
+    /// Like [`Http::open`], with the response headers (names in lower case). By default only
+    /// `retry-after` is known (right for transports that cannot read headers); the MCP client
+    /// then tells JSON from an event stream by the body itself.
+    fn open_with_headers(
+        &self,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'static, Result<HeadedResponse, HttpError>> {
+        let opened = self.open(request);
+        Box::pin(async move {
+            let response = opened.await?;
+            let headers = response
+                .retry_after
+                .map(|v| vec![("retry-after".to_owned(), v)])
+                .unwrap_or_default();
+            Ok(HeadedResponse {
+                status: response.status,
+                headers,
+                body: response.body,
+            })
+        })
+    }
+}
+
+/// A response with its headers, its body still arriving.
+pub struct HeadedResponse {
+    /// The HTTP status.
+    pub status: u16,
+    /// The response headers, names in lower case, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Box<dyn ByteStream>,
+}
+
+impl HeadedResponse {
+    /// The first value of header `name` (case-insensitive).
+    ///
+    /// ```
+    /// # use toolnexus::core::host::{HeadedResponse, HttpResponse, StreamResponse};
+    /// let body = StreamResponse::whole(HttpResponse { status: 200, retry_after: None, body: String::new() }).body;
+    /// let r = HeadedResponse { status: 200, headers: vec![("content-type".into(), "text/plain".into())], body };
+    /// assert_eq!(r.header("Content-Type"), Some("text/plain"));
+    /// ```
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// A response body read chunk by chunk.

@@ -20,6 +20,8 @@ pub struct Sources {
     pub mcp: Vec<SharedTool>,
     /// The `skill` tool, when skills exist.
     pub skill: Option<SharedTool>,
+    /// The skill catalog for the system prompt (`SkillSet::prompt`); empty without skills.
+    pub skills_prompt: String,
     /// Every built-in tool; the toggle in `builtins_config` picks which stay.
     pub builtins: Vec<SharedTool>,
     /// The `builtins` option as given (`false`, `{disabled}`, `{enabled}`, `{tools: {...}}`).
@@ -44,6 +46,7 @@ pub struct Sources {
 pub struct Toolkit {
     inner: RefCell<Inner>,
     clock: Option<Rc<dyn Clock>>,
+    skills_prompt: String,
 }
 
 #[derive(Default)]
@@ -73,7 +76,10 @@ impl Toolkit {
             .chain(builtins)
             .chain(sources.agents)
             .chain(sources.extras);
-        let kit = Toolkit::default();
+        let kit = Toolkit {
+            skills_prompt: sources.skills_prompt,
+            ..Toolkit::default()
+        };
         let mut warnings = Vec::new();
         for tool in all {
             if sources.disable_tools.contains(&tool.spec().name) {
@@ -116,9 +122,9 @@ impl Toolkit {
         inner.tools.get(position).cloned()
     }
 
-    /// The system-prompt catalog of the toolkit's skills; empty while it has none.
+    /// The system-prompt catalog of the toolkit's skills; empty when it has no skill source.
     pub fn skills_prompt(&self) -> String {
-        String::new()
+        self.skills_prompt.clone()
     }
 
     /// Adds a tool; a name already present is kept and the new one refused with a warning.

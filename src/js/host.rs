@@ -79,10 +79,14 @@ impl Clock for JsClock {
         let handle = set_timeout
             .call2(&global, &resolve, &JsValue::from_f64(ms.max(0.0)))
             .unwrap_or(JsValue::UNDEFINED);
+        let settle = resolve.clone();
         let cleanup = Box::new(move || {
             if let Some(clear) = global_fn("clearTimeout") {
                 let _ = clear.call1(&js_sys::global(), &handle);
             }
+            // Settle the abandoned promise: a JsFuture's callbacks are freed only when its
+            // promise settles, so an unsettled one would leak them on every call.
+            let _ = settle.call0(&JsValue::UNDEFINED);
         });
         Box::pin(Guarded {
             future: JsFuture::from(promise),
@@ -143,6 +147,8 @@ impl Cancel for JsSignal {
             if let Ok(remove) = get(&signal, "removeEventListener").dyn_into::<Function>() {
                 let _ = remove.call2(&signal, &"abort".into(), &resolve);
             }
+            // As in `sleep`: settle the abandoned promise so its callbacks are freed.
+            let _ = resolve.call0(&JsValue::UNDEFINED);
         });
         Box::pin(Guarded {
             future: JsFuture::from(promise),

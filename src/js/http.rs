@@ -7,7 +7,8 @@ use super::convert::{error_text, get};
 use super::host::{set, JsSignal};
 use super::promise::{call2, settle};
 use crate::core::host::{
-    ByteStream, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal, StreamResponse,
+    ByteStream, HeadedResponse, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal,
+    StreamResponse,
 };
 
 /// `fetch(url, {method: "POST", headers, body, signal})`.
@@ -153,24 +154,7 @@ impl Http for FetchHttp {
         Box::pin(async move {
             let signal = request.signal.clone();
             let (response, status, retry_after) = start(fetch, request).await?;
-            let body = get(&response, "body");
-            let reader = get(&body, "getReader")
-                .dyn_into::<Function>()
-                .ok()
-                .and_then(|f| f.call0(&body).ok());
-            let Some(reader) = reader else {
-                let body = read_text(&response, &signal).await?;
-                return Ok(StreamResponse::whole(HttpResponse {
-                    status,
-                    retry_after,
-                    body,
-                }));
-            };
-            let body = Box::new(Reader {
-                reader,
-                signal,
-                finished: false,
-            });
+            let body = body_stream(&response, signal).await?;
             Ok(StreamResponse {
                 status,
                 retry_after,
@@ -178,6 +162,65 @@ impl Http for FetchHttp {
             })
         })
     }
+
+    fn open_with_headers(
+        &self,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'static, Result<HeadedResponse, HttpError>> {
+        let fetch = self.fetch.clone();
+        Box::pin(async move {
+            let signal = request.signal.clone();
+            let (response, status, _) = start(fetch, request).await?;
+            let headers = all_headers(&get(&response, "headers"));
+            let body = body_stream(&response, signal).await?;
+            Ok(HeadedResponse {
+                status,
+                headers,
+                body,
+            })
+        })
+    }
+}
+
+/// The body as a stream: its reader, or (where a runtime has no readable body) its text.
+async fn body_stream(
+    response: &JsValue,
+    signal: Option<Signal>,
+) -> Result<Box<dyn ByteStream>, HttpError> {
+    let body = get(response, "body");
+    let reader = get(&body, "getReader")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call0(&body).ok());
+    let Some(reader) = reader else {
+        let body = read_text(response, &signal).await?;
+        let whole = StreamResponse::whole(HttpResponse {
+            status: 0,
+            retry_after: None,
+            body,
+        });
+        return Ok(whole.body);
+    };
+    Ok(Box::new(Reader {
+        reader,
+        signal,
+        finished: false,
+    }))
+}
+
+/// Every response header (`Headers` iterates `[name, value]` pairs, names in lower case).
+fn all_headers(headers: &JsValue) -> Vec<(String, String)> {
+    let Ok(Some(entries)) = js_sys::try_iter(headers) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|pair| {
+            let name = js_sys::Reflect::get_u32(&pair, 0).ok()?.as_string()?;
+            let value = js_sys::Reflect::get_u32(&pair, 1).ok()?.as_string()?;
+            Some((name.to_ascii_lowercase(), value))
+        })
+        .collect()
 }
 
 fn init_object(request: &HttpRequest, signal: Option<&JsValue>) -> JsValue {

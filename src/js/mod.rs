@@ -1,23 +1,39 @@
 //! The wasm-bindgen glue: each file adapts one exported area of the core to JavaScript.
 //! Decoding and encoding of values happens only in [`convert`].
 
+pub mod builtins;
 pub mod callbacks;
 pub mod client;
 pub mod client_build;
 pub mod client_options;
 pub mod convert;
+pub mod exec;
+pub mod fs;
 pub mod host;
 pub mod http;
+pub mod http_tool;
+pub mod idb_store;
+pub mod mcp;
+pub mod mcp_deno;
+pub mod mcp_http;
+pub mod mcp_process;
+pub mod memfs;
 pub mod promise;
 pub mod run_context;
 pub mod run_signal;
 pub mod run_stream;
+pub mod skills;
 pub mod store;
 pub mod tool;
 pub mod tool_result;
 pub mod toolkit;
 pub mod types;
 pub mod typings;
+pub mod typings_builtins;
+pub mod typings_mcp;
+pub mod typings_skills;
+pub mod typings_stores;
+pub mod web_storage_store;
 
 use wasm_bindgen::prelude::*;
 

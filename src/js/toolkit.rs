@@ -11,23 +11,20 @@ use super::convert::{from_json, from_json_text, get, js_error, to_json, type_nam
 use super::host::JsClock;
 use super::tool::{decode_call, tool_from_js, ToolHandle};
 use crate::core::adapters;
+use crate::core::mcp::McpSource;
 use crate::core::tool::SharedTool;
 use crate::core::toolkit::{Sources, Toolkit};
 
 /// Options of this version that are recognised but not built yet: refusing them beats
 /// silently ignoring them.
-const NOT_YET: [&str; 5] = [
-    "skills",
-    "skillsDir",
-    "skillProvider",
-    "agents",
-    "skillsFilter",
-];
+const NOT_YET: [&str; 1] = ["agents"];
 
 struct State {
     kit: Rc<Toolkit>,
     /// The JS object each tool was given as, by name (core-made tools get a `Tool` face).
     faces: RefCell<HashMap<String, JsValue>>,
+    /// The MCP servers and their sessions, when `mcpConfig` was given.
+    mcp: Option<Rc<McpSource>>,
 }
 
 impl State {
@@ -127,6 +124,7 @@ impl ToolkitHandle {
         #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
     ) -> Result<(), JsValue> {
         let tools = tools_from_js(&tools, "register")?;
+        refuse_relay_collision(&tools, "register")?;
         self.state.add(tools);
         Ok(())
     }
@@ -164,16 +162,32 @@ impl ToolkitHandle {
         })
     }
 
-    /// The skill catalog for the system prompt; empty while the toolkit has no skills.
+    /// The skill catalog for the system prompt (SPEC §3); empty without a skill source.
     #[wasm_bindgen(js_name = skillsPrompt)]
     pub fn skills_prompt(&self) -> String {
-        String::new()
+        self.state.kit.skills_prompt()
     }
 
     /// Each MCP server's status: `"connected" | "disabled" | "failed"`.
     #[wasm_bindgen(js_name = mcpStatus, unchecked_return_type = "Record<string, McpStatus>")]
     pub fn mcp_status(&self) -> JsValue {
-        js_sys::Object::new().into()
+        match &self.state.mcp {
+            Some(mcp) => super::mcp::status_object(&mcp.servers),
+            None => js_sys::Object::new().into(),
+        }
+    }
+
+    /// Why each failed MCP server failed, by server name (secrets redacted).
+    ///
+    /// ```js
+    /// toolkit.mcpErrors() // { flaky: "timed out after 5000 ms during initialize" }
+    /// ```
+    #[wasm_bindgen(js_name = mcpErrors, unchecked_return_type = "Record<string, string>")]
+    pub fn mcp_errors(&self) -> JsValue {
+        match &self.state.mcp {
+            Some(mcp) => super::mcp::errors_object(&mcp.servers),
+            None => js_sys::Object::new().into(),
+        }
     }
 
     /// OpenAI tool schemas: `[{type: "function", function: {name, description, parameters}}]`.
@@ -206,10 +220,20 @@ impl ToolkitHandle {
         from_json_text(&json.to_string())
     }
 
-    /// Releases what the toolkit holds (MCP sessions, once they exist).
+    /// Ends every MCP session (a DELETE for remote servers, stopping local ones).
+    ///
+    /// ```js
+    /// await toolkit.close()
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> js_sys::Promise {
-        js_sys::Promise::resolve(&JsValue::UNDEFINED)
+        let mcp = self.state.mcp.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            if let Some(mcp) = mcp {
+                mcp.close().await;
+            }
+            Ok(JsValue::UNDEFINED)
+        })
     }
 }
 
@@ -264,24 +288,28 @@ fn builtins_config(options: &JsValue) -> Result<Option<Value>, JsValue> {
     }
 }
 
+/// A relay tool named like a built-in tool is refused, even with built-ins off.
+fn refuse_relay_collision(tools: &[(SharedTool, JsValue)], what: &str) -> Result<(), JsValue> {
+    let tools: Vec<SharedTool> = tools.iter().map(|(t, _)| t.clone()).collect();
+    match crate::core::relay::relay_collision(&tools) {
+        Some(why) => Err(js_error("invalid_tool", &format!("{what}: {why}"))),
+        None => Ok(()),
+    }
+}
+
 fn refuse_unbuilt(options: &JsValue) -> Result<(), JsValue> {
     if let Some(key) = NOT_YET.iter().find(|k| !get(options, k).is_undefined()) {
         let message = format!("createToolkit: option \"{key}\" is not available in this version of toolnexus-wasm yet");
         return Err(js_error("unsupported", &message));
     }
-    let mcp = get(options, "mcpConfig");
-    let has_servers = ["mcpServers", "servers", "mcp"]
-        .iter()
-        .any(|k| !get(&mcp, k).is_undefined());
-    if mcp.as_string().is_some() || has_servers {
-        let message =
-            "createToolkit: MCP servers are not available in this version of toolnexus-wasm yet";
-        return Err(js_error("unsupported", message));
-    }
     Ok(())
 }
 
-fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
+fn build(
+    options: &JsValue,
+    skill: Option<(SharedTool, String)>,
+    mcp: Option<Rc<McpSource>>,
+) -> Result<ToolkitHandle, JsValue> {
     if !(options.is_undefined() || options.is_null() || options.is_object()) {
         let message = format!(
             "createToolkit: options must be an object, got {}",
@@ -291,7 +319,13 @@ fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
     }
     refuse_unbuilt(options)?;
     let extras = tools_from_js(&get(options, "extraTools"), "extraTools")?;
+    refuse_relay_collision(&extras, "createToolkit")?;
+    let (skill, skills_prompt) = skill.unzip();
     let sources = Sources {
+        mcp: mcp.as_ref().map(|m| m.tools.clone()).unwrap_or_default(),
+        skill,
+        skills_prompt: skills_prompt.unwrap_or_default(),
+        builtins: super::builtins::builtin_tools(options)?,
         builtins_config: builtins_config(options)?,
         disable_tools: string_list(options, "disableTools")?,
         extras: extras.iter().map(|(t, _)| t.clone()).collect(),
@@ -317,6 +351,7 @@ fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
     let state = State {
         kit,
         faces: RefCell::new(faces),
+        mcp,
     };
     Ok(ToolkitHandle {
         state: Rc::new(state),
@@ -335,6 +370,26 @@ fn build(options: &JsValue) -> Result<ToolkitHandle, JsValue> {
 pub fn create_toolkit(
     #[wasm_bindgen(unchecked_optional_param_type = "ToolkitOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
-    let built = build(&options.unwrap_or(JsValue::UNDEFINED));
-    wasm_bindgen_futures::future_to_promise(async move { built.map(JsValue::from) })
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    let skills = super::skills::prepare(&options);
+    let mcp = super::mcp::plan(&options);
+    wasm_bindgen_futures::future_to_promise(async move {
+        let skill = match skills? {
+            Some(config) => Some(super::skills::load(config).await),
+            None => None,
+        };
+        let mcp = match mcp? {
+            Some(plan) => Some(Rc::new(plan.load().await)),
+            None => None,
+        };
+        match build(&options, skill, mcp.clone()) {
+            Ok(handle) => Ok(JsValue::from(handle)),
+            Err(error) => {
+                if let Some(mcp) = mcp {
+                    mcp.close().await;
+                }
+                Err(error)
+            }
+        }
+    })
 }

@@ -85,9 +85,10 @@ export interface ToolkitOptions {
   builtins?: BuiltinsConfig
   /** Final tool names to drop, across every source. */
   disableTools?: string[]
-  /** A parsed config object; this version reads only its top-level `builtins` key. */
-  mcpConfig?: { builtins?: BuiltinsConfig; [key: string]: unknown }
-  waitFor?: (request: Request) => Promise<Answer>
+  /** MCP servers: a parsed config object, or (Node, Deno) the path of a JSON config file. */
+  mcpConfig?: string | McpConfigInput
+  /** Answers MCP elicitations (form → `kind: "input"`, URL → `kind: "authorization"`); without it they are not advertised. */
+  waitFor?: (request: Request) => Answer | Promise<Answer>
 }
 
 export type McpStatus = "connected" | "disabled" | "failed"

@@ -13,8 +13,20 @@ tgz=$(npm pack ./pkg --pack-destination "$dir" --silent | tail -n 1)
 cd "$dir"
 printf '{ "name": "deno-smoke", "private": true, "dependencies": { "toolnexus-wasm": "file:./%s" } }\n' "$tgz" > package.json
 npm install --no-audit --no-fund --no-package-lock --loglevel=error
-cp "$root/tests/deno/toolkit.test.ts" .
+cp "$root/tests/deno/toolkit.test.ts" "$root/tests/deno/mcp.test.ts" "$root/tests/deno/builtins.test.ts" .
 
 echo "[deno] $tgz installed in ${dir#"$root"/}; deno test --allow-read toolkit.test.ts"
 DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
   "$root/node_modules/.bin/deno" test --allow-read --no-lock --no-prompt toolkit.test.ts
+
+# MCP needs to start processes and reach a local server: only this file gets those permissions.
+echo "[deno] deno test --allow-read --allow-write --allow-run --allow-net --allow-env mcp.test.ts"
+TOOLNEXUS_ROOT="$root" TOOLNEXUS_NODE="$(command -v node)" \
+  DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
+  "$root/node_modules/.bin/deno" test --allow-read --allow-write --allow-run --allow-net --allow-env \
+  --no-lock --no-prompt mcp.test.ts
+
+# The built-in file tools on Deno's own filesystem write to a temporary directory.
+echo "[deno] deno test --allow-read --allow-write builtins.test.ts"
+DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
+  "$root/node_modules/.bin/deno" test --allow-read --allow-write --no-lock --no-prompt builtins.test.ts

@@ -1,11 +1,14 @@
-// Playwright e2e on the demo: scripts/serve.mjs on a free port, www/ in headless Chromium.
-// Screenshots of each state go to target/e2e/demo-*.png.
+// Playwright e2e on the demo's Toolkit panel: scripts/serve.mjs on a free port, www/ in headless
+// Chromium. Screenshots of each state go to target/e2e/demo-*.png. (The chat itself is covered
+// by durable.test.mjs.)
 import assert from "node:assert/strict"
 import { join } from "node:path"
 import { after, before, describe, it } from "node:test"
 import { openBrowser, shots, startDemoServer } from "./browser.mjs"
 
-describe("the demo page", () => {
+const TOOLS = ["transfer_money", "book_table", "connect_calendar", "ask_user", "calculator", "clock", "roll_dice"]
+
+describe("the demo page: its Toolkit panel", () => {
   let server, browser, page
   const wasmTypes = []
 
@@ -16,6 +19,8 @@ describe("the demo page", () => {
     page.on("response", (r) => r.url().endsWith(".wasm") && wasmTypes.push(r.headers()["content-type"]))
     await page.goto(server.url)
     await page.locator('#status:not([data-state="loading"])').waitFor({ timeout: 15_000 })
+    await page.click("#nav-toolkit")
+    await page.locator("#toolkit-view").waitFor({ state: "visible" })
   })
 
   after(async () => {
@@ -34,10 +39,10 @@ describe("the demo page", () => {
   }
 
   it("loads the module and lists the tools", async () => {
-    assert.equal(await page.textContent("#status"), "Ready: 3 tools", browser.problems.join("\n"))
+    assert.equal(await page.textContent("#status"), `Ready · ${TOOLS.length} tools`, browser.problems.join("\n"))
     assert.deepEqual(wasmTypes, ["application/wasm"])
     const names = await page.locator("#tools .tool-name").allTextContents()
-    assert.deepEqual(names, ["calculator", "clock", "roll_dice"])
+    assert.deepEqual(names, TOOLS)
     const calculator = page.locator('#tools li[data-tool="calculator"]')
     assert.match(await calculator.textContent(), /Applies an arithmetic operation to two numbers/)
     await calculator.locator("summary").click()
@@ -92,10 +97,19 @@ describe("the demo page", () => {
       assert.equal(await page.getAttribute(`.tab[data-adapter="${adapter}"]`, "aria-selected"), "true")
       const text = await page.textContent("#schema-json")
       assert.match(text, /"calculator"/)
-      assert.deepEqual(nameOf(JSON.parse(text)), ["calculator", "clock", "roll_dice"])
+      assert.deepEqual(nameOf(JSON.parse(text)), TOOLS)
       await shot(`tab-${adapter}`)
     })
   }
+
+  it("runs a suspending tool to its suspension", async () => {
+    const { state, text } = await run("transfer_money", '{"to": "Ada", "amount": 5}')
+    assert.equal(state, "pending")
+    const result = JSON.parse(text)
+    assert.equal(result.metadata.pending.kind, "approval")
+    assert.equal(result.output, "Send 5 EUR to Ada?")
+    await shot("run-pending")
+  })
 
   it("logs no console errors", () => {
     assert.deepEqual(browser.problems, [])

@@ -69,17 +69,17 @@ test("the expected schema text is what JSON.stringify writes for the original sc
 })
 
 test("toolkit.toOpenAI() is byte-exact", async () => {
-  const toolkit = await createToolkit({ extraTools: [weather, search] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [weather, search] })
   assert.equal(JSON.stringify(toolkit.toOpenAI()), OPENAI)
 })
 
 test("toolkit.toAnthropic() is byte-exact", async () => {
-  const toolkit = await createToolkit({ extraTools: [weather, search] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [weather, search] })
   assert.equal(JSON.stringify(toolkit.toAnthropic()), ANTHROPIC)
 })
 
 test("toolkit.toGemini() is byte-exact", async () => {
-  const toolkit = await createToolkit({ extraTools: [weather, search] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [weather, search] })
   assert.equal(JSON.stringify(toolkit.toGemini()), GEMINI)
 })
 
@@ -90,14 +90,14 @@ test("the standalone adapters give the same text", () => {
 })
 
 test("adapters follow the toolkit: registration order, disableTools, fresh values", async () => {
-  const toolkit = await createToolkit({ extraTools: [search], disableTools: ["nope"] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [search], disableTools: ["nope"] })
   toolkit.register(weather)
   const order = toolkit.toOpenAI().map((t) => t.function.name)
   assert.deepEqual(order, ["search-docs", "get_weather"])
   const first = toolkit.toAnthropic()
   first[0].input_schema.type = "changed"
   assert.equal(toolkit.toAnthropic()[0].input_schema.type, "object")
-  const dropped = await createToolkit({ extraTools: [weather, search], disableTools: ["get_weather"] })
+  const dropped = await createToolkit({ builtins: false, extraTools: [weather, search], disableTools: ["get_weather"] })
   assert.deepEqual(dropped.toGemini()[0].functionDeclarations.map((d) => d.name), ["search-docs"])
 })
 
@@ -110,7 +110,7 @@ test("a tool without a schema gets the empty object schema in every adapter", ()
 })
 
 test("empty toolkit and empty lists: [], [], [{functionDeclarations: []}]", async () => {
-  const toolkit = await createToolkit()
+  const toolkit = await createToolkit({ builtins: false })
   assert.equal(JSON.stringify(toolkit.toOpenAI()), "[]")
   assert.equal(JSON.stringify(toolkit.toAnthropic()), "[]")
   assert.equal(JSON.stringify(toolkit.toGemini()), '[{"functionDeclarations":[]}]')

@@ -25,7 +25,7 @@ test("require gives the whole API, instantiated synchronously", () => {
 })
 
 test("a tool runs through a toolkit; validation and unknown names are error results", async () => {
-  const toolkit = await createToolkit({ extraTools: [add] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [add] })
   assert.ok(toolkit instanceof Toolkit)
   assert.deepEqual(await toolkit.execute("add", { a: 1, b: 2 }), { output: "3", isError: false })
   assert.deepEqual(await toolkit.execute("add", { a: 1 }), { output: 'Invalid arguments for tool "add": required property "b" is missing', isError: true })
@@ -34,7 +34,7 @@ test("a tool runs through a toolkit; validation and unknown names are error resu
 })
 
 test("register is variadic and chains in the CommonJS build too", async () => {
-  const toolkit = await createToolkit()
+  const toolkit = await createToolkit({ builtins: false })
   const one = defineTool({ name: "one", run: () => "1" })
   const two = { name: "two", description: "", execute() { return "2:" + (this === two) } }
   assert.equal(toolkit.register(one, two), toolkit)
@@ -58,7 +58,7 @@ test("suspensions and error codes", async () => {
   assert.equal(authRequired("https://l").metadata.pending.kind, "authorization")
   assert.throws(() => pending("x"), { code: "invalid_request" })
   assert.throws(() => defineTool({ name: "a b", run() {} }), { code: "invalid_tool" })
-  await assert.rejects(createToolkit({ skills: [] }), { code: "unsupported" })
+  await assert.rejects(createToolkit({ agents: [] }), { code: "unsupported" })
   await assert.rejects(createToolkit({ builtins: "x" }), { code: "invalid_options" })
 })
 
@@ -81,9 +81,9 @@ test("CJS and ESM entries export the same API and produce the same adapter text"
 
 test("a tool from one entry works in a toolkit of the other (two module instances)", async () => {
   const esm = await loadEsm()
-  const esmToolkit = await esm.createToolkit({ extraTools: [add] })
+  const esmToolkit = await esm.createToolkit({ builtins: false, extraTools: [add] })
   assert.equal(esmToolkit.get("add"), add)
   assert.deepEqual(await esmToolkit.execute("add", { a: 5, b: 6 }), { output: "11", isError: false })
-  const cjsToolkit = await createToolkit({ extraTools: [esm.defineTool({ name: "e", run: () => "from esm" })] })
+  const cjsToolkit = await createToolkit({ builtins: false, extraTools: [esm.defineTool({ name: "e", run: () => "from esm" })] })
   assert.deepEqual(await cjsToolkit.execute("e"), { output: "from esm", isError: false })
 })

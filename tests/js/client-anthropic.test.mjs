@@ -18,8 +18,8 @@ const lookup = defineTool({
   run: ({ word }) => `${word}: a definition`,
 })
 const fails = defineTool({ name: "fails", description: "Always fails", run: () => { throw new Error("no luck") } })
-const toolkit = await createToolkit({ extraTools: [lookup, fails] })
-const empty = await createToolkit({})
+const toolkit = await createToolkit({ builtins: false, extraTools: [lookup, fails] })
+const empty = await createToolkit({ builtins: false })
 const client = (extra = {}) =>
   createClient({ baseUrl: stub.baseUrl, style: "anthropic", model: "claude-x", apiKey: "ak", ...extra })
 
@@ -146,7 +146,7 @@ test("a tool_use with no input runs the tool with {}", async () => {
     { status: 200, body: { content: [{ type: "tool_use", id: "toolu_9", name: "probe" }], usage: anthropic.usage(1, 1) } },
     anthropic.text("done"),
   )
-  const r = await client().run("go", { toolkit: await createToolkit({ extraTools: [probe] }) })
+  const r = await client().run("go", { toolkit: await createToolkit({ builtins: false, extraTools: [probe] }) })
   assert.deepEqual(seen, [{}])
   assert.equal(r.text, "done")
 })

@@ -14,8 +14,8 @@ const weather = defineTool({
   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
   run: ({ city }) => `Rain in ${city}`,
 })
-const toolkit = await createToolkit({ extraTools: [weather] })
-const empty = await createToolkit({})
+const toolkit = await createToolkit({ builtins: false, extraTools: [weather] })
+const empty = await createToolkit({ builtins: false })
 
 /** A generate that answers from `script` in order and records what it was handed. */
 function scripted(...script) {
@@ -86,7 +86,7 @@ test("a synchronous generate and a call without arguments work", async () => {
   const ping = defineTool({ name: "ping", run: () => "pong" })
   const answers = [{ toolCalls: [{ name: "ping" }] }, { content: "got pong" }]
   const r = await createInProcessClient({ model: "m", generate: () => answers.shift() })
-    .run("go", { toolkit: await createToolkit({ extraTools: [ping] }) })
+    .run("go", { toolkit: await createToolkit({ builtins: false, extraTools: [ping] }) })
   assert.equal(r.text, "got pong")
   assert.deepEqual(r.toolCalls, [{ name: "ping", args: {}, output: "pong", isError: false }])
 })
@@ -175,7 +175,7 @@ test("a run's signal reaches the tools; no abort listener is left behind once th
       return ctx.answer ? "approved" : pending({ kind: "approval", prompt: "ok?" })
     },
   })
-  const kit = await createToolkit({ extraTools: [ask] })
+  const kit = await createToolkit({ builtins: false, extraTools: [ask] })
   const controller = new AbortController()
   const answers = [{ toolCalls: [{ name: "ask" }, { name: "ask" }] }, { content: "done" }]
   const client = createInProcessClient({ model: "m", generate: () => answers.shift(), waitFor: async (req) => ({ id: req.id, ok: true }) })
@@ -197,7 +197,7 @@ test("aborting while a tool never settles rejects the run as aborted", async () 
   const controller = new AbortController()
   const client = createInProcessClient({ model: "m", generate: () => ({ toolCalls: [{ name: "hang" }] }) })
   setTimeout(() => controller.abort(new Error("user cancelled")), 20)
-  const kit = await createToolkit({ extraTools: [hang] })
+  const kit = await createToolkit({ builtins: false, extraTools: [hang] })
   const error = assertCode(await rejection(client.run("go", { toolkit: kit, signal: controller.signal })), "aborted")
   assert.equal(error.name, "AbortError")
   assert.match(error.message, /user cancelled/)

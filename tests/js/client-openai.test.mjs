@@ -23,8 +23,8 @@ const time = defineTool({
   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
   run: ({ city }) => ({ output: `12:00 in ${city}`, isError: false }),
 })
-const toolkit = await createToolkit({ extraTools: [weather, time] })
-const empty = await createToolkit({})
+const toolkit = await createToolkit({ builtins: false, extraTools: [weather, time] })
+const empty = await createToolkit({ builtins: false })
 const client = (extra = {}) => createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", apiKey: "k", ...extra })
 
 test("a full run: two parallel tool calls, then the answer", async () => {
@@ -137,7 +137,7 @@ test("tools of one turn run concurrently and their results keep call order", asy
       return "released"
     },
   })
-  const kit = await createToolkit({ extraTools: [waits, releases] })
+  const kit = await createToolkit({ builtins: false, extraTools: [waits, releases] })
   stub.script(
     openai.toolCalls([{ id: "a", name: "waits" }, { id: "b", name: "releases" }]),
     openai.text("done"),

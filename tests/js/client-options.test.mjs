@@ -10,7 +10,7 @@ import { assertCode, clearKeyEnv, thrown } from "./support/helpers.mjs"
 clearKeyEnv()
 const stub = await startOpenAIStub()
 after(() => stub.close())
-const toolkit = await createToolkit({})
+const toolkit = await createToolkit({ builtins: false })
 const valid = { baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m" }
 
 test("a valid minimal option set makes a client", () => {

@@ -59,7 +59,7 @@ const USE_TOOL = `
     inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
     run: async ({ city }) => "Sunny in " + city,
   })
-  const toolkit = await createToolkit({ extraTools: [weather] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [weather] })
   const ok = await toolkit.execute("get_weather", { city: "Oslo" })
   const bad = await toolkit.execute("get_weather", {})
   const names = toolkit.register().tools().map((t) => t.name)
@@ -120,7 +120,7 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
   assert.deepEqual(r.bad, { output: 'Invalid arguments for tool "get_weather": required property "city" is missing', isError: true })
   assert.deepEqual(r.names, ["get_weather"])
   for (const name of ["createToolkit", "defineTool", "pending", "pendingOf", "authRequired", "sanitize", "toOpenAI",
-    "toAnthropic", "toGemini", "Tool", "Toolkit"]) {
+    "toAnthropic", "toGemini", "Tool", "Toolkit", "httpTool", "listSkills"]) {
     assert.ok(r.exports.includes(name), `missing export ${name}`)
   }
 })
@@ -148,13 +148,13 @@ test("CJS: require by name resolves to node.cjs and runs a tool through a toolki
 test("node -e, both module kinds, from the user project", async () => {
   const cjs = await node(["-e", `
     const t = require("toolnexus-wasm")
-    t.createToolkit({ extraTools: [t.defineTool({ name: "ping", run: () => "pong" })] })
+    t.createToolkit({ builtins: false, extraTools: [t.defineTool({ name: "ping", run: () => "pong" })] })
       .then((k) => k.execute("ping", {})).then((r) => console.log(r.output + " " + t.sanitize("a b")))
   `])
   assert.equal(cjs, "pong a_b")
   const esm = await node(["--input-type=module", "-e", `
     import { createToolkit, defineTool, pendingOf, pending } from "toolnexus-wasm"
-    const k = await createToolkit({ extraTools: [defineTool({ name: "ask", run: () => pending({ id: "q", kind: "approval", prompt: "ok?" }) })] })
+    const k = await createToolkit({ builtins: false, extraTools: [defineTool({ name: "ask", run: () => pending({ id: "q", kind: "approval", prompt: "ok?" }) })] })
     console.log(pendingOf(await k.execute("ask", {})).prompt)
   `])
   assert.equal(esm, "ok?")

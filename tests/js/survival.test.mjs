@@ -69,6 +69,7 @@ function badCases(toolkit) {
 
 async function makeToolkit() {
   return createToolkit({
+    builtins: false,
     extraTools: [
       defineTool({
         name: "w",
@@ -88,7 +89,7 @@ async function assertHealthy(toolkit) {
   assert.equal(pendingOf(pending({ id: "p", kind: "k", prompt: "x" })).id, "p")
   assert.equal(authRequired("https://u").output, "Authorization required to continue\nhttps://u")
   const fresh = defineTool({ name: "fresh", run: (args) => JSON.stringify(args) })
-  const kit = await createToolkit({ extraTools: [fresh] })
+  const kit = await createToolkit({ builtins: false, extraTools: [fresh] })
   assert.deepEqual(await kit.execute("fresh", {}), { output: "{}", isError: false })
   assert.equal(JSON.stringify(toOpenAI([fresh])),
     '[{"type":"function","function":{"name":"fresh","description":"","parameters":{"type":"object","properties":{},"additionalProperties":false}}}]')
@@ -129,7 +130,7 @@ test("10,000 rapid calls mixing throws, rejections, bad args and successes, then
       return { output: `result ${i}`, isError: false }
     },
   })
-  const toolkit = await createToolkit({ extraTools: [mixed] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [mixed] })
   const results = []
   for (let batch = 0; batch < 10; batch++) {
     const calls = []
@@ -158,7 +159,7 @@ test("repeated rounds of calls do not grow wasm memory", async (t) => {
   if (typeof toolnexus.initSync !== "function") return t.skip("initSync is not exported")
   const memory = () => toolnexus.initSync().memory.buffer.byteLength
   const tool = defineTool({ name: "m", run: ({ i }) => (i % 2 ? `ok ${i}` : Promise.reject(new Error(`no ${i}`))), inputSchema: { type: "object" } })
-  const toolkit = await createToolkit({ extraTools: [tool] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [tool] })
   const round = async () => {
     for (let b = 0; b < 5; b++) await Promise.all(Array.from({ length: 1000 }, (_, i) => toolkit.execute("m", { i, pad: "x".repeat(64) })))
     for (let i = 0; i < 500; i++) {

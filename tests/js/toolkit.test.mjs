@@ -27,19 +27,22 @@ async function rejects(options, code, message) {
   }, JSON.stringify(options))
 }
 
-test("createToolkit returns a Promise of a Toolkit; no options is an empty toolkit", async () => {
+const BUILTINS = ["read", "write", "edit", "grep", "glob", "webfetch", "question", "apply_patch", "todowrite"]
+
+test("createToolkit returns a Promise of a Toolkit; no options gives the built-ins (bash needs exec)", async () => {
   const promise = createToolkit()
   assert.ok(promise instanceof Promise)
   const toolkit = await promise
   assert.ok(toolkit instanceof Toolkit)
-  assert.deepEqual(toolkit.tools(), [])
-  assert.deepEqual(names(await createToolkit({})), [])
-  assert.deepEqual(names(await createToolkit(null)), [])
+  assert.deepEqual(names(toolkit), BUILTINS)
+  assert.deepEqual(names(await createToolkit({})), BUILTINS)
+  assert.deepEqual(names(await createToolkit(null)), BUILTINS)
+  assert.deepEqual(names(await createToolkit({ builtins: false })), [])
 })
 
 test("tools() keeps the given order and gives back the very objects given", async () => {
   const a = named("a"), b = named("b"), c = named("c")
-  const toolkit = await createToolkit({ extraTools: [b, a, c] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [b, a, c] })
   const tools = toolkit.tools()
   assert.deepEqual(tools.map((t) => t.name), ["b", "a", "c"])
   assert.equal(tools[0], b)
@@ -51,14 +54,14 @@ test("tools() keeps the given order and gives back the very objects given", asyn
 
 test("get(name) gives the tool given, undefined for an unknown name", async () => {
   const a = named("a")
-  const toolkit = await createToolkit({ extraTools: [a] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [a] })
   assert.equal(toolkit.get("a"), a)
   assert.equal(toolkit.get("missing"), undefined)
   assert.equal(toolkit.get(""), undefined)
 })
 
 test("register(...tools) is variadic, appends in order and returns the toolkit", async () => {
-  const toolkit = await createToolkit({ extraTools: [named("a")] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [named("a")] })
   const b = named("b"), c = named("c")
   assert.equal(toolkit.register(b, c), toolkit)
   assert.equal(toolkit.register(), toolkit)
@@ -71,7 +74,7 @@ test("register(...tools) is variadic, appends in order and returns the toolkit",
 })
 
 test("register of a bad tool throws invalid_tool naming its position", async () => {
-  const toolkit = await createToolkit()
+  const toolkit = await createToolkit({ builtins: false })
   assert.throws(() => toolkit.register(named("ok"), { name: "bad name", execute() {} }), {
     code: "invalid_tool",
     message: 'register[1]: tool name "bad name" is invalid: use only letters, digits, "_" and "-" (sanitize gives "bad_name")',
@@ -90,7 +93,7 @@ test("register of a bad tool throws invalid_tool naming its position", async () 
 
 test("duplicates: the first wins, with a console warning", async () => {
   const first = named("a", "first"), second = named("a", "second")
-  const toolkit = await createToolkit({ extraTools: [first, named("b"), second] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [first, named("b"), second] })
   assert.deepEqual(names(toolkit), ["a", "b"])
   assert.equal(toolkit.get("a"), first)
   assert.deepEqual(warnings, [['[toolnexus] duplicate tool name "a" — keeping first']])
@@ -103,15 +106,15 @@ test("duplicates: the first wins, with a console warning", async () => {
 })
 
 test("execute of an unknown tool is an error result listing the available tools", async () => {
-  const toolkit = await createToolkit({ extraTools: [named("a"), named("b")] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [named("a"), named("b")] })
   assert.deepEqual(await toolkit.execute("x", {}), { output: "Unknown tool: x. Available tools: a, b", isError: true })
-  const empty = await createToolkit()
+  const empty = await createToolkit({ builtins: false })
   assert.deepEqual(await empty.execute("x", {}), { output: "Unknown tool: x. Available tools: none", isError: true })
 })
 
 test("execute with a non-string name resolves to an error result instead of throwing", {
 }, async () => {
-  const toolkit = await createToolkit({ extraTools: [named("a")] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [named("a")] })
   for (const name of [5, undefined, {}]) {
     let result
     assert.doesNotThrow(() => { result = toolkit.execute(name, {}) }, String(name))
@@ -123,7 +126,7 @@ test("execute with a non-string name resolves to an error result instead of thro
 })
 
 test("skillsPrompt() is empty, mcpStatus() is {}, close() resolves", async () => {
-  const toolkit = await createToolkit({ extraTools: [named("a")] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [named("a")] })
   assert.equal(toolkit.skillsPrompt(), "")
   assert.deepEqual(toolkit.mcpStatus(), {})
   const closing = toolkit.close()
@@ -144,7 +147,7 @@ test("any object shaped like a reference Tool works, with this bound to the obje
     },
   }
   const plain = { name: "plain", description: "", execute() { return "plain:" + (this === plain) } }
-  const toolkit = await createToolkit({ extraTools: [ref] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [ref] })
   assert.equal(toolkit.register(plain), toolkit)
   assert.equal(toolkit.get("ref"), ref)
   assert.equal(toolkit.get("plain"), plain)
@@ -163,7 +166,7 @@ test("any object shaped like a reference Tool works, with this bound to the obje
 })
 
 test("disableTools drops tools by name", async () => {
-  const toolkit = await createToolkit({ extraTools: [named("a"), named("b"), named("c")], disableTools: ["b", "zz"] })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [named("a"), named("b"), named("c")], disableTools: ["b", "zz"] })
   assert.deepEqual(names(toolkit), ["a", "c"])
   assert.equal(toolkit.get("b"), undefined)
   assert.deepEqual(await toolkit.execute("b", {}), { output: "Unknown tool: b. Available tools: a, c", isError: true })
@@ -172,10 +175,13 @@ test("disableTools drops tools by name", async () => {
 })
 
 test("the builtins toggle is accepted in every form; extra tools stay", async () => {
-  const forms = [false, true, { disabled: true }, { enabled: false }, { enabled: true }, { tools: { bash: false } }]
-  for (const builtins of forms) {
+  const forms = [
+    [false, []], [true, BUILTINS], [{ disabled: true }, []], [{ enabled: false }, []], [{ enabled: true }, BUILTINS],
+    [{ tools: { bash: false } }, BUILTINS], [{ tools: { read: false, glob: false } }, BUILTINS.filter((n) => n !== "read" && n !== "glob")],
+  ]
+  for (const [builtins, kept] of forms) {
     const toolkit = await createToolkit({ builtins, extraTools: [named("mine")] })
-    assert.deepEqual(names(toolkit), ["mine"], JSON.stringify(builtins))
+    assert.deepEqual(names(toolkit), [...kept, "mine"], JSON.stringify(builtins))
   }
   assert.deepEqual(names(await createToolkit({ mcpConfig: { builtins: false }, extraTools: [named("m")] })), ["m"])
 })
@@ -194,12 +200,10 @@ test("invalid builtins, options, and extraTools reject with invalid_options", as
 })
 
 test("options of later versions are refused with code unsupported, never ignored", async () => {
-  for (const key of ["skills", "skillsDir", "skillProvider", "skillsFilter", "agents"]) {
-    await rejects({ [key]: key === "skillsDir" ? "./skills" : [] }, "unsupported",
+  for (const key of ["agents"]) {
+    await rejects({ [key]: [] }, "unsupported",
       `createToolkit: option "${key}" is not available in this version of toolnexus-wasm yet`)
   }
-  const mcp = "createToolkit: MCP servers are not available in this version of toolnexus-wasm yet"
-  await rejects({ mcpConfig: { mcpServers: { fs: { command: "x" } } } }, "unsupported", mcp)
-  await rejects({ mcpConfig: { mcpServers: {} } }, "unsupported", mcp)
-  await rejects({ mcpConfig: "./mcp.json" }, "unsupported", mcp)
+  // MCP servers have landed (tests/js/mcp-*.test.mjs); a config file that is not there rejects.
+  await rejects({ mcpConfig: "./no-such-mcp.json" }, "invalid_config")
 })

@@ -140,3 +140,41 @@ async function streaming(client: Client, toolkit: Toolkit): Promise<void> {
   console.log(text, text2)
 }
 void streaming
+
+// MCP: config input and output, the inventory, toolkit options and status.
+import { parseMcpConfig, listMcpTools } from "toolnexus-wasm"
+import type { McpConfigInput, McpServerConfig, McpInventory, McpToolInfo, McpStatus } from "toolnexus-wasm"
+
+async function mcp(): Promise<void> {
+  const config: McpConfigInput = {
+    mcpServers: {
+      docs: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" }, timeout: 5000, tools: { search: true } },
+      fs: { command: ["npx", "server-fs"], environment: { A: "1" }, cwd: "/tmp", enabled: false },
+      claude: { command: "npx", args: ["-y", "x"], env: { B: "2" } },
+    },
+    builtins: false,
+  }
+  const parsed: Record<string, McpServerConfig> = parseMcpConfig(config)
+  const fromFile: Record<string, McpServerConfig> = parseMcpConfig("./mcp.json")
+  const first = parsed.docs
+  if (first?.type === "remote") console.log(first.url, first.timeout)
+  else if (first?.type === "local") console.log(first.command.join(" "))
+  const inventory: McpInventory = await listMcpTools(config, { env: { TOKEN: "t" } })
+  const infos: McpToolInfo[] = inventory.tools.docs ?? []
+  const states: Record<string, McpStatus> = inventory.status
+  const why: Record<string, string> = inventory.errors
+  const toolkit = await createToolkit({
+    mcpConfig: config,
+    env: { TOKEN: "t" },
+    waitFor: (request: Request) => ({ id: request.id, ok: request.kind === "input", data: { name: "Ada" } }),
+    disableTools: ["docs_delete"],
+  })
+  await createToolkit({ mcpConfig: "./mcp.json" })
+  const errors: Record<string, string> = toolkit.mcpErrors()
+  await toolkit.close()
+  console.log(fromFile, infos, states, why, errors)
+}
+void mcp
+
+// @ts-expect-error a remote server needs a url string
+parseMcpConfig({ mcpServers: { bad: { url: 5 } } })

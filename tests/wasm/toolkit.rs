@@ -186,9 +186,9 @@ async fn invalid_options_reject_with_a_code() {
             "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}",
         ),
         (
-            "{ skills: [] }",
+            "{ agents: [] }",
             "unsupported",
-            r#"createToolkit: option "skills" is not available in this version of toolnexus-wasm yet"#,
+            r#"createToolkit: option "agents" is not available in this version of toolnexus-wasm yet"#,
         ),
     ];
     for (src, code, message) in cases {

@@ -64,41 +64,43 @@ impl Client {
         let recorded = self
             .dialect
             .results_in(history.get(at + 1..).unwrap_or_default());
-        let prefix_ok = recorded
+        let known_ids = recorded
             .iter()
-            .zip(&calls)
-            .all(|((id, _), call)| *id == call.id);
-        let halted = recorded.len().checked_sub(1);
-        let placeholder_ok = recorded
-            .last()
-            .is_some_and(|(_, r)| r.output == pending.prompt);
-        let (Some(halted), true, true) = (
-            halted,
-            prefix_ok && recorded.len() <= calls.len(),
-            placeholder_ok,
-        ) else {
+            .all(|(id, _)| calls.iter().any(|c| c.id == *id));
+        let halted = calls.iter().position(|c| {
+            recorded
+                .iter()
+                .any(|(id, r)| *id == c.id && r.output == pending.prompt)
+        });
+        let (Some(halted), true) = (halted, known_ids) else {
             return Err(invalid(
                 "the pending request matches no outstanding tool call in the history",
             ));
         };
+        let halted_id = calls.get(halted).map(|c| c.id.clone()).unwrap_or_default();
         let mut settled: Vec<Settled> = Vec::new();
-        for ((id, result), call) in recorded.iter().zip(&calls).take(halted) {
-            let outcome = Outcome::Done {
-                args: args_of(call),
-                result: result.clone(),
-            };
-            settled.push(Ok((id.clone(), call.name.clone(), outcome)));
+        let mut known = Vec::new();
+        for (id, result) in recorded.iter().filter(|(id, _)| *id != halted_id) {
+            if let Some(call) = calls.iter().find(|c| c.id == *id) {
+                let outcome = Outcome::Done {
+                    args: args_of(call),
+                    result: result.clone(),
+                };
+                settled.push(Ok((id.clone(), call.name.clone(), outcome)));
+                known.push(id.clone());
+            }
         }
-        let rest: Vec<ToolCall> = calls.iter().skip(halted).cloned().collect();
+        let rest: Vec<ToolCall> = calls
+            .iter()
+            .filter(|c| !known.contains(&c.id))
+            .cloned()
+            .collect();
         let relay_ids = if pending.kind == "tool_call" {
             relayed_ids(&pending)
         } else {
             Vec::new()
         };
-        let remaining: Vec<ToolCall> = if relay_ids
-            .iter()
-            .any(|id| rest.first().is_some_and(|c| c.id == *id))
-        {
+        let remaining: Vec<ToolCall> = if relay_ids.contains(&halted_id) {
             let checked = check_answer(&pending, Ok(answer), env.clock.now_ms());
             let mut results = relay_results(&pending, &checked);
             for call in rest.iter().filter(|c| relay_ids.contains(&c.id)) {
@@ -115,8 +117,7 @@ impl Client {
                 .filter(|c| !relay_ids.contains(&c.id))
                 .collect()
         } else {
-            let mut rest = rest.into_iter();
-            let Some(call) = rest.next() else {
+            let Some(call) = rest.iter().find(|c| c.id == halted_id).cloned() else {
                 return Err(invalid(
                     "the pending request matches no outstanding tool call in the history",
                 ));
@@ -129,16 +130,12 @@ impl Client {
             let outcome =
                 with_answer(env.clone(), info, args_of(&call), pending, Ok(answer)).await?;
             settled.push(Ok((call.id.clone(), call.name.clone(), outcome)));
-            rest.collect()
+            rest.into_iter().filter(|c| c.id != halted_id).collect()
         };
         settled.extend(run_turn(env.clone(), remaining, 0).await);
         let ordered = in_call_order(&calls, settled);
         progress.messages = history.into_iter().take(at + 1).collect();
-        let halt = self.record_turn(progress, ordered, &env.events)?;
-        progress
-            .tool_calls
-            .drain(..halted.min(progress.tool_calls.len()));
-        Ok(halt)
+        self.record_turn_except(progress, ordered, &env.events, &known)
     }
 }
 

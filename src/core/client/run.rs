@@ -315,24 +315,45 @@ impl Client {
         outcomes: Vec<Result<(String, String, Outcome), RunError>>,
         events: &Option<Rc<dyn RunEvents>>,
     ) -> Result<Option<Request>, RunError> {
+        self.record_turn_except(progress, outcomes, events, &[])
+    }
+
+    /// Records a turn's outcomes in call order. On a halt, the calls that finished (before or
+    /// after the halted one) keep their results, so a resume never runs them again; calls that
+    /// also suspended get no result and suspend again on resume. `known` are ids whose results
+    /// an earlier run already reported (they go in the transcript, not in `toolCalls`).
+    pub(super) fn record_turn_except(
+        &self,
+        progress: &mut Progress,
+        outcomes: Vec<Result<(String, String, Outcome), RunError>>,
+        events: &Option<Rc<dyn RunEvents>>,
+        known: &[String],
+    ) -> Result<Option<Request>, RunError> {
         let mut results = Vec::new();
         let mut halted = None;
         for outcome in outcomes {
             let (id, name, outcome) = outcome?;
+            if let Outcome::Halted { .. } = outcome {
+                if halted.is_some() {
+                    continue;
+                }
+            }
             let (args, result) = outcome.parts();
-            progress.tool_calls.push(ToolCallRecord {
-                name: name.clone(),
-                args: args.clone(),
-                output: result.output.clone(),
-                is_error: result.is_error,
-                metadata: result.metadata.clone(),
-            });
+            if !known.contains(&id) {
+                progress.tool_calls.push(ToolCallRecord {
+                    name: name.clone(),
+                    args: args.clone(),
+                    output: result.output.clone(),
+                    is_error: result.is_error,
+                    metadata: result.metadata.clone(),
+                });
+            }
             results.push((id.clone(), result.clone()));
             if let Outcome::Halted { request, .. } = outcome {
                 halted = Some(request);
-                break;
+                continue;
             }
-            if let Some(events) = events {
+            if let (Some(events), false) = (events, known.contains(&id)) {
                 let (output, is_error) = (result.output.clone(), result.is_error);
                 events.emit(StreamEvent::ToolResult {
                     id,

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::tool::SharedTool;
+use crate::core::tool::SharedTool;
 
 /// The ten built-in tool names, in the contract's order.
 pub const BUILTIN_NAMES: [&str; 10] = [

@@ -1,0 +1,222 @@
+//! JavaScript's own text forms, for outputs the reference port pins byte for byte: `String(x)`
+//! of a number or a JSON value, `JSON.stringify`, `String.prototype.trim`, `encodeURIComponent`
+//! and the `URLSearchParams` serializer.
+
+use serde_json::Value;
+use std::fmt::Write;
+
+/// `String(n)` for a JS number: the shortest round-trip digits, laid out as ECMAScript does.
+///
+/// ```
+/// # use toolnexus::core::jsfmt::number;
+/// assert_eq!(number(1.0), "1");
+/// assert_eq!(number(1.5e-7), "1.5e-7");
+/// assert_eq!(number(1e21), "1e+21");
+/// assert_eq!(number(123456.75), "123456.75");
+/// assert_eq!(number(f64::NEG_INFINITY), "-Infinity");
+/// ```
+pub fn number(n: f64) -> String {
+    if n.is_nan() {
+        return "NaN".into();
+    }
+    if n.is_infinite() {
+        return if n > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if n == 0.0 {
+        return "0".into();
+    }
+    let sign = if n < 0.0 { "-" } else { "" };
+    // `{:e}` gives the shortest digits that round-trip: "1.2345e4", "5e-7".
+    let scientific = format!("{:e}", n.abs());
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exponent: i64 = exponent.parse().unwrap_or(0);
+    let k = digits.len() as i64;
+    let point = exponent + 1;
+    let body = if k <= point && point <= 21 {
+        format!("{digits}{}", "0".repeat((point - k) as usize))
+    } else if 0 < point && point <= 21 {
+        let (int, frac) = digits.split_at(point as usize);
+        format!("{int}.{frac}")
+    } else if -6 < point && point <= 0 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let rest = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let e = point - 1;
+        let e_sign = if e < 0 { "-" } else { "+" };
+        format!("{first}{rest}e{e_sign}{}", e.abs())
+    };
+    format!("{sign}{body}")
+}
+
+fn json_number(n: &serde_json::Number) -> String {
+    match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) if i.unsigned_abs() <= 1 << 53 => i.to_string(),
+        (_, Some(u)) if u <= 1 << 53 => u.to_string(),
+        _ => number(n.as_f64().unwrap_or(f64::NAN)),
+    }
+}
+
+/// `String(value)` for JSON data: strings as they are, numbers as JS writes them, arrays
+/// joined with `,` (`null` items empty), objects as `[object Object]`.
+///
+/// ```
+/// # use toolnexus::core::jsfmt::string_of;
+/// use serde_json::json;
+/// assert_eq!(string_of(&json!(2.0)), "2");
+/// assert_eq!(string_of(&json!([1, null, "a"])), "1,,a");
+/// assert_eq!(string_of(&json!({"a": 1})), "[object Object]");
+/// ```
+pub fn string_of(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => json_number(n),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| match item {
+                Value::Null => String::new(),
+                other => string_of(other),
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        Value::Object(_) => "[object Object]".into(),
+    }
+}
+
+/// `JSON.stringify(value)`: compact, keys in order, numbers as JS writes them.
+///
+/// ```
+/// # use toolnexus::core::jsfmt::stringify;
+/// let v: serde_json::Value = serde_json::from_str(r#"{"a":1.0,"b":[1e2,"x"]}"#).unwrap();
+/// assert_eq!(stringify(&v), r#"{"a":1,"b":[100,"x"]}"#);
+/// ```
+pub fn stringify(value: &Value) -> String {
+    let mut out = String::new();
+    write_json(&mut out, value);
+    out
+}
+
+fn write_json(out: &mut String, value: &Value) {
+    match value {
+        Value::Number(n) => {
+            let text = json_number(n);
+            // JSON has no NaN or Infinity: JSON.stringify writes them as null.
+            let finite = n.as_f64().is_some_and(f64::is_finite);
+            out.push_str(if finite { &text } else { "null" });
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_json(out, item);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// Whether `c` is one of the characters `String.prototype.trim` removes.
+pub fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// `s.trim()` as JavaScript does it (which differs from Rust's on U+FEFF and U+0085).
+///
+/// ```
+/// # use toolnexus::core::jsfmt::trim;
+/// assert_eq!(trim("\u{feff} a \n"), "a");
+/// assert_eq!(trim("\u{85}a"), "\u{85}a");
+/// ```
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(is_js_space)
+}
+
+fn percent_encode(s: &str, keep: impl Fn(u8) -> bool, space_plus: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for byte in s.bytes() {
+        if keep(byte) {
+            out.push(char::from(byte));
+        } else if space_plus && byte == b' ' {
+            out.push('+');
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    out
+}
+
+/// `encodeURIComponent(s)`.
+///
+/// ```
+/// # use toolnexus::core::jsfmt::encode_uri_component;
+/// assert_eq!(encode_uri_component("a b/é?!"), "a%20b%2F%C3%A9%3F!");
+/// ```
+pub fn encode_uri_component(s: &str) -> String {
+    let keep = |b: u8| b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b);
+    percent_encode(s, keep, false)
+}
+
+/// The `URLSearchParams` serializer (`application/x-www-form-urlencoded`) of name/value pairs.
+///
+/// ```
+/// # use toolnexus::core::jsfmt::form_urlencode;
+/// let pairs = [("q".to_string(), "a b&c".to_string()), ("n".into(), "1".into())];
+/// assert_eq!(form_urlencode(&pairs), "q=a+b%26c&n=1");
+/// ```
+pub fn form_urlencode(pairs: &[(String, String)]) -> String {
+    let keep = |b: u8| b.is_ascii_alphanumeric() || b"*-._".contains(&b);
+    pairs
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "{}={}",
+                percent_encode(name, keep, true),
+                percent_encode(value, keep, true)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// `url.pathToFileURL(path).href` of Node for an absolute, normalized POSIX path.
+///
+/// ```
+/// # use toolnexus::core::jsfmt::file_url;
+/// assert_eq!(file_url("/skills/my skill"), "file:///skills/my%20skill");
+/// ```
+pub fn file_url(path: &str) -> String {
+    let keep = |b: u8| b > b' ' && b < 0x7f && !b"\"#%<>?[\\]^`{|}~".contains(&b);
+    format!("file://{}", percent_encode(path, keep, false))
+}

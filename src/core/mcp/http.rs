@@ -1,0 +1,219 @@
+//! The streamable-HTTP transport (MCP 2025-03-26 and later): every message is a POST; a
+//! request is answered with one JSON body or with an event stream that may carry the server's
+//! own requests (answered by POSTing our response) before the response itself. The session id
+//! the server hands out at `initialize` and the negotiated protocol version go on every later
+//! request; `close` ends the session with a DELETE.
+
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::http_read::{clip, http_error, next_bytes, read_all};
+use super::transport::{reply, McpError, ServerRequests, Transport};
+use futures_util::future::select;
+
+use crate::core::host::{Clock, HeadedResponse, Http, HttpRequest, LocalBoxFuture, Signal};
+
+/// How long the rest of a body is read once its answer is in, so the connection ends cleanly
+/// (and is kept alive) instead of being cancelled.
+const DRAIN_MS: f64 = 250.0;
+
+/// Headers this transport sets itself; a configured header of the same name is dropped.
+const OWN_HEADERS: [&str; 4] = [
+    "content-type",
+    "accept",
+    "mcp-session-id",
+    "mcp-protocol-version",
+];
+
+#[derive(Default)]
+struct Session {
+    id: Option<String>,
+    protocol: Option<String>,
+}
+
+/// One server's HTTP endpoint.
+pub struct StreamableHttp {
+    http: Rc<dyn Http>,
+    url: String,
+    headers: Vec<(String, String)>,
+    session: Rc<RefCell<Session>>,
+    clock: Option<Rc<dyn Clock>>,
+}
+
+impl StreamableHttp {
+    /// A transport to `url` sending these (already expanded) headers.
+    pub fn new(http: Rc<dyn Http>, url: String, headers: Vec<(String, String)>) -> Self {
+        let headers = headers
+            .into_iter()
+            .filter(|(name, _)| !OWN_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
+            .collect();
+        StreamableHttp {
+            http,
+            url,
+            headers,
+            session: Rc::default(),
+            clock: None,
+        }
+    }
+
+    /// Lets the transport finish reading bodies after their answer (see [`DRAIN_MS`]).
+    pub fn with_clock(mut self, clock: Rc<dyn Clock>) -> Self {
+        self.clock = Some(clock);
+        self
+    }
+
+    /// The session id the server gave, if any.
+    pub fn session_id(&self) -> Option<String> {
+        self.session.borrow().id.clone()
+    }
+
+    fn poster(&self) -> Poster {
+        Poster {
+            http: self.http.clone(),
+            url: self.url.clone(),
+            headers: self.headers.clone(),
+            session: self.session.clone(),
+            clock: self.clock.clone(),
+        }
+    }
+}
+
+/// What a request future needs after the transport method returned.
+#[derive(Clone)]
+pub(super) struct Poster {
+    http: Rc<dyn Http>,
+    url: String,
+    headers: Vec<(String, String)>,
+    session: Rc<RefCell<Session>>,
+    clock: Option<Rc<dyn Clock>>,
+}
+
+impl Poster {
+    fn request(&self, method: &str, body: Option<String>, signal: Option<Signal>) -> HttpRequest {
+        let mut headers = self.headers.clone();
+        if body.is_some() {
+            headers.push(("content-type".into(), "application/json".into()));
+            headers.push((
+                "accept".into(),
+                "application/json, text/event-stream".into(),
+            ));
+        }
+        let session = self.session.borrow();
+        if let Some(id) = &session.id {
+            headers.push(("mcp-session-id".into(), id.clone()));
+        }
+        if let Some(version) = &session.protocol {
+            headers.push(("mcp-protocol-version".into(), version.clone()));
+        }
+        HttpRequest {
+            method: method.into(),
+            url: self.url.clone(),
+            headers,
+            body,
+            signal,
+        }
+    }
+
+    /// POSTs one message; an HTTP error status is an error, its body read for the message.
+    pub(super) async fn post(
+        &self,
+        message: &Value,
+        signal: Option<Signal>,
+    ) -> Result<HeadedResponse, McpError> {
+        let had_session = self.session.borrow().id.is_some();
+        let request = self.request("POST", Some(message.to_string()), signal);
+        let response = self
+            .http
+            .open_with_headers(request)
+            .await
+            .map_err(http_error)?;
+        if let Some(id) = response.header("mcp-session-id").filter(|v| !v.is_empty()) {
+            self.session.borrow_mut().id = Some(id.to_owned());
+        }
+        if (200..300).contains(&response.status) {
+            return Ok(response);
+        }
+        if response.status == 404 && had_session {
+            return Err(McpError::SessionExpired);
+        }
+        let status = response.status;
+        let body = read_all(response).await.unwrap_or_default();
+        Err(McpError::Status {
+            status,
+            body: clip(body.trim()),
+        })
+    }
+
+    /// Reads what is left of a body for a moment, then lets it go.
+    pub(super) async fn drain(&self, mut response: HeadedResponse) {
+        let Some(clock) = &self.clock else {
+            return;
+        };
+        let rest =
+            Box::pin(async move { while let Ok(Some(_)) = next_bytes(&mut response).await {} });
+        select(rest, clock.sleep(DRAIN_MS)).await;
+    }
+
+    /// Answers a server request by POSTing our response to it.
+    pub(super) async fn answer(
+        &self,
+        handler: &Rc<dyn ServerRequests>,
+        id: Value,
+        method: &str,
+        params: &Value,
+    ) -> Result<(), McpError> {
+        let outcome = handler.answer(method, params).await;
+        let response = self.post(&reply(id, outcome), None).await?;
+        self.drain(response).await;
+        Ok(())
+    }
+}
+
+impl Transport for StreamableHttp {
+    fn request(
+        &self,
+        id: u64,
+        message: Value,
+        handler: Rc<dyn ServerRequests>,
+        signal: Option<Signal>,
+    ) -> LocalBoxFuture<'static, Result<Value, McpError>> {
+        let poster = self.poster();
+        Box::pin(async move {
+            let response = poster.post(&message, signal).await?;
+            poster.response(response, id, handler).await
+        })
+    }
+
+    fn notify(&self, message: Value) -> LocalBoxFuture<'static, Result<(), McpError>> {
+        let poster = self.poster();
+        Box::pin(async move {
+            let response = poster.post(&message, None).await?;
+            poster.drain(response).await;
+            Ok(())
+        })
+    }
+
+    fn set_protocol_version(&self, version: &str) {
+        self.session.borrow_mut().protocol = Some(version.to_owned());
+    }
+
+    fn reset(&self) {
+        *self.session.borrow_mut() = Session::default();
+    }
+
+    fn close(&self) -> LocalBoxFuture<'static, ()> {
+        let poster = self.poster();
+        let had_session = self.session.borrow().id.is_some();
+        let request = poster.request("DELETE", None, None);
+        self.reset();
+        Box::pin(async move {
+            if had_session {
+                // 405 (the server does not let clients end sessions) and errors are all fine.
+                if let Ok(response) = poster.http.open_with_headers(request).await {
+                    poster.drain(response).await;
+                }
+            }
+        })
+    }
+}

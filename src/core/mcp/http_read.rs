@@ -1,0 +1,180 @@
+//! Reading the answer to one POSTed request: a JSON body (one message or a batch) or an event
+//! stream, where server notifications are skipped and server requests answered until our
+//! response arrives.
+
+use serde_json::Value;
+use std::rc::Rc;
+
+use super::http::Poster;
+use super::transport::{step, McpError, ServerRequests, Step};
+use crate::core::host::{HeadedResponse, HttpError};
+use crate::core::wire::sse::SseDecoder;
+
+/// How much of an error body goes into a message.
+const BODY_LIMIT: usize = 500;
+
+impl Poster {
+    /// Reads the response to request `id` from a JSON body or an event stream.
+    pub(super) async fn response(
+        &self,
+        mut response: HeadedResponse,
+        id: u64,
+        handler: Rc<dyn ServerRequests>,
+    ) -> Result<Value, McpError> {
+        if response.status == 202 {
+            return Err(McpError::Protocol(
+                "the server accepted the request without answering it (HTTP 202)".into(),
+            ));
+        }
+        let media = response
+            .header("content-type")
+            .map(|t| {
+                t.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .unwrap_or_default();
+        let mut first = Vec::new();
+        let mode = match media.as_str() {
+            "application/json" => Mode::Json,
+            "text/event-stream" => Mode::Events,
+            "" => {
+                // No content type known (a transport that cannot read headers): the body says.
+                first = next_bytes(&mut response).await?.unwrap_or_default();
+                let lead = first.iter().find(|b| !b.is_ascii_whitespace());
+                if matches!(lead, Some(b'{') | Some(b'[')) {
+                    Mode::Json
+                } else {
+                    Mode::Events
+                }
+            }
+            other => {
+                let body = read_all(response).await.unwrap_or_default();
+                return Err(McpError::Protocol(format!(
+                    "unexpected content type \"{other}\": {}",
+                    clip(body.trim())
+                )));
+            }
+        };
+        match mode {
+            Mode::Json => {
+                let rest = read_all(response).await?;
+                let text = String::from_utf8_lossy(&first).into_owned() + &rest;
+                self.read_json(&text, id, &handler).await
+            }
+            Mode::Events => self.read_events(response, first, id, &handler).await,
+        }
+    }
+
+    async fn read_json(
+        &self,
+        text: &str,
+        id: u64,
+        handler: &Rc<dyn ServerRequests>,
+    ) -> Result<Value, McpError> {
+        let parsed: Value = serde_json::from_str(text).map_err(|_| {
+            McpError::Protocol(format!("the response is not JSON: {}", clip(text.trim())))
+        })?;
+        let messages = match parsed {
+            Value::Array(items) => items,
+            one => vec![one],
+        };
+        for message in messages {
+            match step(message, id) {
+                Step::Done(outcome) => return outcome,
+                Step::Answer { id, method, params } => {
+                    self.answer(handler, id, &method, &params).await?;
+                }
+                Step::Skip => {}
+            }
+        }
+        Err(McpError::Protocol(format!(
+            "the JSON response does not answer request {id}"
+        )))
+    }
+
+    async fn read_events(
+        &self,
+        mut response: HeadedResponse,
+        first: Vec<u8>,
+        id: u64,
+        handler: &Rc<dyn ServerRequests>,
+    ) -> Result<Value, McpError> {
+        let mut decoder = SseDecoder::default();
+        let mut events = decoder.feed(&first);
+        let mut unreadable: Option<String> = None;
+        let mut ended = false;
+        loop {
+            for event in std::mem::take(&mut events) {
+                if !(event.event.is_empty() || event.event == "message") || event.data.is_empty() {
+                    continue;
+                }
+                let Ok(message) = serde_json::from_str::<Value>(&event.data) else {
+                    unreadable = Some(clip(&event.data));
+                    continue;
+                };
+                match step(message, id) {
+                    Step::Done(outcome) => {
+                        self.drain(response).await;
+                        return outcome;
+                    }
+                    Step::Answer { id, method, params } => {
+                        self.answer(handler, id, &method, &params).await?;
+                    }
+                    Step::Skip => {}
+                }
+            }
+            if ended {
+                let why = unreadable.map_or(String::new(), |u| format!(" (unreadable event: {u})"));
+                return Err(McpError::Protocol(format!(
+                    "the event stream ended without answering request {id}{why}"
+                )));
+            }
+            match next_bytes(&mut response).await? {
+                Some(chunk) => events = decoder.feed(&chunk),
+                None => {
+                    events = decoder.finish();
+                    ended = true;
+                }
+            }
+        }
+    }
+}
+
+enum Mode {
+    Json,
+    Events,
+}
+
+pub(super) fn http_error(error: HttpError) -> McpError {
+    match error {
+        HttpError::Aborted(reason) => McpError::Aborted(reason),
+        HttpError::Network(message) | HttpError::Refused(message) => McpError::Transport(message),
+    }
+}
+
+pub(super) async fn next_bytes(response: &mut HeadedResponse) -> Result<Option<Vec<u8>>, McpError> {
+    match response.body.next_chunk().await {
+        None => Ok(None),
+        Some(Ok(chunk)) => Ok(Some(chunk)),
+        Some(Err(error)) => Err(http_error(error)),
+    }
+}
+
+pub(super) async fn read_all(mut response: HeadedResponse) -> Result<String, McpError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = next_bytes(&mut response).await? {
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// At most [`BODY_LIMIT`] characters.
+pub(super) fn clip(text: &str) -> String {
+    match text.char_indices().nth(BODY_LIMIT) {
+        Some((at, _)) => format!("{}…", text.get(..at).unwrap_or(text)),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,304 @@
+//! Loading every configured server at once, each isolated: a server that is disabled, cannot
+//! be reached, hangs, or answers garbage gets its status and reason, and the others still
+//! load. Nothing here ever fails as a whole.
+
+use futures_util::future::join_all;
+use serde_json::Value;
+use std::rc::Rc;
+
+use super::config::{expand_env, Endpoint, ServerConfig, ServerEntry};
+use super::elicit::Elicitation;
+use super::http::StreamableHttp;
+use super::process::{Process, SpawnSpec};
+use super::session::{bounded, Session};
+use super::stdio::Stdio;
+use super::tool::{filter, McpTool, Redactor};
+use super::transport::Transport;
+use crate::core::client::hooks::WaitFor;
+use crate::core::host::{Clock, Http, LocalBoxFuture};
+use crate::core::tool::SharedTool;
+
+/// Reads one environment variable.
+pub type EnvLookup = Rc<dyn Fn(&str) -> Option<String>>;
+
+/// What loading needs from the host.
+#[derive(Clone)]
+pub struct McpHost {
+    /// The HTTP transport (`fetch`); `None` where there is none.
+    pub http: Option<Rc<dyn Http>>,
+    /// The process launcher, or why there is none (a browser).
+    pub process: Result<Rc<dyn Process>, String>,
+    /// Timeouts.
+    pub clock: Rc<dyn Clock>,
+    /// `${ENV_VAR}` in header values.
+    pub env: EnvLookup,
+    /// Answers elicitations; without it, elicitation is not advertised.
+    pub wait_for: Option<Rc<dyn WaitFor>>,
+}
+
+/// A server's status (SPEC §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Initialized and listed.
+    Connected,
+    /// Turned off in the config.
+    Disabled,
+    /// Could not be used; see the reason.
+    Failed,
+}
+
+impl Status {
+    /// `"connected" | "disabled" | "failed"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Connected => "connected",
+            Status::Disabled => "disabled",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// One server after loading.
+#[derive(Debug, Clone)]
+pub struct ServerState {
+    /// Its config key.
+    pub name: String,
+    /// Its status.
+    pub status: Status,
+    /// Why it failed (secrets redacted).
+    pub error: Option<String>,
+    /// Every tool it listed, unfiltered, as the server sent them.
+    pub listed: Vec<Value>,
+}
+
+/// The MCP source of a toolkit: its tools, every server's state, and the open sessions.
+#[derive(Default)]
+pub struct McpSource {
+    /// The tools, in config order of their servers.
+    pub tools: Vec<SharedTool>,
+    /// Every server, in config order.
+    pub servers: Vec<ServerState>,
+    /// Filter names that matched nothing, failed servers, skipped tool entries.
+    pub warnings: Vec<String>,
+    sessions: Vec<Rc<Session>>,
+    clock: Option<Rc<dyn Clock>>,
+}
+
+impl McpSource {
+    /// Ends every session (a DELETE for HTTP, killing the process for stdio), each within
+    /// its server's timeout.
+    pub fn close(&self) -> LocalBoxFuture<'static, ()> {
+        close_all(self.sessions.clone(), self.clock.clone())
+    }
+}
+
+fn close_all(
+    sessions: Vec<Rc<Session>>,
+    clock: Option<Rc<dyn Clock>>,
+) -> LocalBoxFuture<'static, ()> {
+    Box::pin(async move {
+        join_all(sessions.iter().map(|s| {
+            let closing = s.close();
+            let clock = clock.clone();
+            let ms = s.timeout_ms();
+            async move {
+                match clock {
+                    Some(clock) => drop(
+                        bounded(
+                            async {
+                                closing.await;
+                                Ok(())
+                            },
+                            &clock,
+                            ms,
+                            "close",
+                            None,
+                        )
+                        .await,
+                    ),
+                    None => closing.await,
+                }
+            }
+        }))
+        .await;
+    })
+}
+
+struct Connected {
+    session: Rc<Session>,
+    listed: Vec<Value>,
+    redactor: Rc<Redactor>,
+}
+
+fn transport(
+    config: &ServerConfig,
+    host: &McpHost,
+) -> Result<(Rc<dyn Transport>, Redactor), String> {
+    match &config.endpoint {
+        Endpoint::Remote { url, headers } => {
+            let http = host
+                .http
+                .clone()
+                .ok_or("this runtime has no fetch for remote servers")?;
+            let headers: Vec<(String, String)> = headers
+                .iter()
+                .map(|(k, v)| (k.clone(), expand_env(v, host.env.as_ref())))
+                .collect();
+            let mut secrets: Vec<String> = Vec::new();
+            for (_, value) in &headers {
+                secrets.push(value.clone());
+                if let Some((_, token)) = value.rsplit_once(' ') {
+                    secrets.push(token.to_owned());
+                }
+            }
+            let transport =
+                StreamableHttp::new(http, url.clone(), headers).with_clock(host.clock.clone());
+            Ok((Rc::new(transport), Redactor::new(secrets)))
+        }
+        Endpoint::Local {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            let process = host.process.clone()?;
+            let spec = SpawnSpec {
+                command: command.clone(),
+                args: args.clone(),
+                env: env.clone(),
+                cwd: cwd.clone(),
+            };
+            let child = process.spawn(&spec)?;
+            let secrets = env
+                .iter()
+                .map(|(_, v)| v.clone())
+                .filter(|v| v.len() >= 8)
+                .collect();
+            Ok((Rc::new(Stdio::new(child)), Redactor::new(secrets)))
+        }
+    }
+}
+
+async fn connect(
+    config: &ServerConfig,
+    host: &McpHost,
+    wait_for: Option<Rc<dyn WaitFor>>,
+) -> Result<Connected, String> {
+    let (transport, redactor) = transport(config, host)?;
+    let elicitation = Elicitation::new(wait_for, host.clock.clone());
+    let session = Rc::new(Session::new(
+        transport,
+        elicitation,
+        host.clock.clone(),
+        config.timeout_ms,
+    ));
+    let listed = match session.initialize().await {
+        Ok(()) => session.list_tools().await,
+        Err(error) => Err(error),
+    };
+    match listed {
+        Ok(listed) => Ok(Connected {
+            session,
+            listed,
+            redactor: Rc::new(redactor),
+        }),
+        Err(error) => {
+            close_all(vec![session], Some(host.clock.clone())).await;
+            Err(redactor.apply(&error.to_string()))
+        }
+    }
+}
+
+fn state(name: &str, status: Status, error: Option<String>) -> ServerState {
+    ServerState {
+        name: name.to_owned(),
+        status,
+        error,
+        listed: Vec::new(),
+    }
+}
+
+/// Connects to every enabled server at once and lists its tools.
+async fn connect_all(
+    entries: &[ServerEntry],
+    host: &McpHost,
+    elicit: bool,
+) -> Vec<(ServerState, Option<Connected>)> {
+    join_all(entries.iter().map(|entry| async move {
+        if !entry.enabled {
+            return (state(&entry.name, Status::Disabled, None), None);
+        }
+        let config = match &entry.config {
+            Ok(config) => config,
+            Err(why) => return (state(&entry.name, Status::Failed, Some(why.clone())), None),
+        };
+        let wait_for = host.wait_for.clone().filter(|_| elicit);
+        match connect(config, host, wait_for).await {
+            Ok(connected) => {
+                let mut ok = state(&entry.name, Status::Connected, None);
+                ok.listed = connected.listed.clone();
+                (ok, Some(connected))
+            }
+            Err(why) => (state(&entry.name, Status::Failed, Some(why)), None),
+        }
+    }))
+    .await
+}
+
+/// Loads a toolkit's MCP source: each server's listed tools, filtered by its `tools` map.
+pub async fn load(entries: &[ServerEntry], host: &McpHost) -> McpSource {
+    let mut source = McpSource {
+        clock: Some(host.clock.clone()),
+        ..McpSource::default()
+    };
+    for ((state, connected), entry) in connect_all(entries, host, true)
+        .await
+        .into_iter()
+        .zip(entries)
+    {
+        if let Some(why) = &state.error {
+            source
+                .warnings
+                .push(format!("MCP server \"{}\" failed: {why}", state.name));
+        }
+        if let (Some(connected), Ok(config)) = (connected, &entry.config) {
+            let kept = filter(
+                &state.name,
+                connected.listed.clone(),
+                &config.tools,
+                &mut source.warnings,
+            );
+            for def in &kept {
+                match McpTool::new(
+                    &state.name,
+                    def,
+                    connected.session.clone(),
+                    connected.redactor.clone(),
+                ) {
+                    Some(Ok(tool)) => source.tools.push(Rc::new(tool)),
+                    Some(Err(why)) => source
+                        .warnings
+                        .push(format!("MCP server \"{}\": {why}", state.name)),
+                    None => source.warnings.push(format!(
+                        "MCP server \"{}\" listed a tool without a name",
+                        state.name
+                    )),
+                }
+            }
+            source.sessions.push(connected.session);
+        }
+        source.servers.push(state);
+    }
+    source
+}
+
+/// Connects to every enabled server, lists its tools unfiltered, and disconnects.
+pub async fn inventory(entries: &[ServerEntry], host: &McpHost) -> Vec<ServerState> {
+    let all = connect_all(entries, host, false).await;
+    let sessions = all
+        .iter()
+        .filter_map(|(_, c)| c.as_ref().map(|c| c.session.clone()))
+        .collect();
+    close_all(sessions, Some(host.clock.clone())).await;
+    all.into_iter().map(|(state, _)| state).collect()
+}

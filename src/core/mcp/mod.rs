@@ -1,0 +1,25 @@
+//! The MCP source (SPEC §2): the config, a JSON-RPC client over streamable HTTP (JSON or
+//! event-stream responses) and over a child's stdio, per-phase timeouts, isolation of every
+//! server, the tools as uniform `Tool`s, and elicitation answered through `waitFor`.
+//!
+//! ```
+//! use toolnexus::core::mcp::config::parse_config;
+//! let servers = parse_config(&serde_json::json!({"mcpServers": {"docs": {"url": "https://x/mcp"}}})).unwrap();
+//! assert_eq!(servers[0].name, "docs");
+//! ```
+
+pub mod config;
+mod config_json;
+pub mod content;
+pub mod elicit;
+pub mod http;
+mod http_read;
+pub mod jsonrpc;
+pub mod load;
+pub mod process;
+pub mod session;
+pub mod stdio;
+pub mod tool;
+pub mod transport;
+
+pub use load::{inventory, load, McpHost, McpSource, ServerState, Status};

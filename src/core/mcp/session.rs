@@ -1,0 +1,235 @@
+//! One client session with one server: `initialize` → `notifications/initialized` →
+//! paginated `tools/list` → `tools/call`, each exchange bounded by a time budget and the
+//! caller's signal. A session the server forgot (HTTP 404) is re-initialized once.
+
+use futures_util::future::{select, Either};
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::rc::Rc;
+
+use super::elicit::Elicitation;
+use super::jsonrpc;
+use super::transport::{McpError, ServerRequests, Transport};
+use crate::core::host::{Clock, LocalBoxFuture, Signal};
+
+/// The protocol version this client asks for.
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Versions this client can speak, newest first.
+pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// Most `tools/list` pages read before giving up.
+pub const MAX_PAGES: usize = 1000;
+
+/// Runs `work` within `ms` and until `signal` fires.
+pub async fn bounded<T>(
+    work: impl Future<Output = Result<T, McpError>>,
+    clock: &Rc<dyn Clock>,
+    ms: f64,
+    phase: &str,
+    signal: Option<&Signal>,
+) -> Result<T, McpError> {
+    if let Some(signal) = signal.filter(|s| s.is_aborted()) {
+        return Err(McpError::Aborted(signal.reason()));
+    }
+    let stop: LocalBoxFuture<'static, String> = match signal {
+        Some(signal) => {
+            let signal = signal.clone();
+            Box::pin(async move {
+                signal.wait().await;
+                signal.reason()
+            })
+        }
+        None => Box::pin(std::future::pending()),
+    };
+    let limits = select(clock.sleep(ms), stop);
+    match select(Box::pin(work), limits).await {
+        Either::Left((outcome, _)) => outcome,
+        Either::Right((Either::Left(_), _)) => Err(McpError::Timeout {
+            phase: phase.to_owned(),
+            ms,
+        }),
+        Either::Right((Either::Right((reason, _)), _)) => Err(McpError::Aborted(reason)),
+    }
+}
+
+/// A session over a transport.
+pub struct Session {
+    transport: Rc<dyn Transport>,
+    handler: Rc<dyn ServerRequests>,
+    capabilities: Value,
+    clock: Rc<dyn Clock>,
+    timeout_ms: f64,
+    next_id: Cell<u64>,
+    server_capabilities: RefCell<Value>,
+}
+
+impl Session {
+    /// A session that is not initialized yet.
+    pub fn new(
+        transport: Rc<dyn Transport>,
+        elicitation: Elicitation,
+        clock: Rc<dyn Clock>,
+        timeout_ms: f64,
+    ) -> Self {
+        Session {
+            transport,
+            capabilities: elicitation.capabilities(),
+            handler: Rc::new(elicitation),
+            clock,
+            timeout_ms,
+            next_id: Cell::new(0),
+            server_capabilities: RefCell::new(Value::Null),
+        }
+    }
+
+    /// The per-phase budget, in milliseconds.
+    pub fn timeout_ms(&self) -> f64 {
+        self.timeout_ms
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        params: Value,
+        signal: Option<Signal>,
+        ms: f64,
+    ) -> Result<Value, McpError> {
+        let id = self.next_id.get();
+        self.next_id.set(id.wrapping_add(1));
+        let message = jsonrpc::request(id, method, params);
+        let sent = self
+            .transport
+            .request(id, message, self.handler.clone(), signal.clone());
+        bounded(sent, &self.clock, ms, method, signal.as_ref()).await
+    }
+
+    /// `initialize`, then `notifications/initialized`, each within the budget.
+    pub async fn initialize(&self) -> Result<(), McpError> {
+        let params = json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": self.capabilities,
+            "clientInfo": {"name": "toolnexus-wasm", "version": env!("CARGO_PKG_VERSION")},
+        });
+        let result = self
+            .call("initialize", params, None, self.timeout_ms)
+            .await?;
+        let version = result
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .ok_or_else(|| McpError::Protocol("initialize returned no protocolVersion".into()))?;
+        if !SUPPORTED_VERSIONS.contains(&version) {
+            return Err(McpError::Protocol(format!(
+                "the server speaks MCP protocol version {version}, which this client does not (it speaks {})",
+                SUPPORTED_VERSIONS.join(", ")
+            )));
+        }
+        self.transport.set_protocol_version(version);
+        *self.server_capabilities.borrow_mut() =
+            result.get("capabilities").cloned().unwrap_or(Value::Null);
+        let notified = self
+            .transport
+            .notify(jsonrpc::notification("notifications/initialized"));
+        bounded(
+            notified,
+            &self.clock,
+            self.timeout_ms,
+            "notifications/initialized",
+            None,
+        )
+        .await
+    }
+
+    /// Every tool the server lists, following `nextCursor`, within one budget. A server that
+    /// does not declare the `tools` capability has none.
+    pub async fn list_tools(&self) -> Result<Vec<Value>, McpError> {
+        if self.server_capabilities.borrow().get("tools").is_none() {
+            return Ok(Vec::new());
+        }
+        let pages = self.pages();
+        bounded(pages, &self.clock, self.timeout_ms, "tools/list", None).await
+    }
+
+    async fn pages(&self) -> Result<Vec<Value>, McpError> {
+        let mut tools = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            let page = self
+                .call("tools/list", params, None, self.timeout_ms)
+                .await?;
+            match page.get("tools") {
+                Some(Value::Array(items)) => tools.extend(items.iter().cloned()),
+                _ => {
+                    return Err(McpError::Protocol(
+                        "tools/list returned no \"tools\" array".into(),
+                    ))
+                }
+            }
+            match page.get("nextCursor") {
+                Some(Value::String(next)) => {
+                    if seen.contains(next) {
+                        return Err(McpError::Protocol(format!(
+                            "MCP list returned duplicate cursor: {next}"
+                        )));
+                    }
+                    seen.push(next.clone());
+                    cursor = Some(next.clone());
+                }
+                _ => return Ok(tools),
+            }
+        }
+        Err(McpError::Protocol(format!(
+            "MCP list exceeded {MAX_PAGES} pages"
+        )))
+    }
+
+    /// `tools/call` within `ms`; a forgotten session is re-initialized and the call sent once
+    /// more.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        args: Value,
+        signal: Option<Signal>,
+        ms: f64,
+    ) -> Result<Value, McpError> {
+        let params = json!({"name": name, "arguments": args});
+        let id = self.next_id.get();
+        match self
+            .call("tools/call", params.clone(), signal.clone(), ms)
+            .await
+        {
+            Err(McpError::SessionExpired) => {
+                self.transport.reset();
+                self.initialize().await?;
+                self.call("tools/call", params, signal, ms).await
+            }
+            Err(error @ (McpError::Timeout { .. } | McpError::Aborted(_))) => {
+                self.cancelled(id, &error.to_string()).await;
+                Err(error)
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// Tells the server we gave up on request `id` (best effort, within the budget).
+    async fn cancelled(&self, id: u64, reason: &str) {
+        let mut message = jsonrpc::notification("notifications/cancelled");
+        if let Some(map) = message.as_object_mut() {
+            map.insert("params".into(), json!({"requestId": id, "reason": reason}));
+        }
+        let sent = self.transport.notify(message);
+        let timeout = self.timeout_ms;
+        let _ = bounded(sent, &self.clock, timeout, "notifications/cancelled", None).await;
+    }
+
+    /// Ends the session.
+    pub fn close(&self) -> LocalBoxFuture<'static, ()> {
+        self.transport.close()
+    }
+}

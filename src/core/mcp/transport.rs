@@ -1,0 +1,136 @@
+//! What a session needs from a transport (streamable HTTP or stdio), and the errors both give.
+
+use serde_json::Value;
+use std::rc::Rc;
+
+use super::jsonrpc::{self, Incoming, RpcError};
+use crate::core::host::{LocalBoxFuture, Signal};
+
+/// Why an exchange with a server failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum McpError {
+    /// The server answered with an HTTP error status.
+    #[error("HTTP {status}{}", if .body.is_empty() { String::new() } else { format!(": {}", .body) })]
+    Status {
+        /// The status.
+        status: u16,
+        /// The start of the body.
+        body: String,
+    },
+    /// The server no longer knows our session (HTTP 404 with a session id).
+    #[error("the MCP session expired (HTTP 404)")]
+    SessionExpired,
+    /// The network failed, or the process could not be reached.
+    #[error("{0}")]
+    Transport(String),
+    /// The server sent something that is not MCP.
+    #[error("{0}")]
+    Protocol(String),
+    /// The server answered with a JSON-RPC error.
+    #[error("MCP error {}: {}", .0.code, .0.message)]
+    Rpc(RpcError),
+    /// A phase ran past its budget.
+    #[error("timed out after {ms} ms during {phase}")]
+    Timeout {
+        /// The phase (`initialize`, `tools/list`, `tools/call`, …).
+        phase: String,
+        /// The budget.
+        ms: f64,
+    },
+    /// The caller's signal fired.
+    #[error("aborted{}", if .0.is_empty() { String::new() } else { format!(": {}", .0) })]
+    Aborted(String),
+}
+
+/// Answers the requests a server sends us in the middle of ours (`elicitation/create`,
+/// `ping`). Its result becomes the JSON-RPC response the transport sends back.
+pub trait ServerRequests {
+    /// Answers one request.
+    fn answer(
+        &self,
+        method: &str,
+        params: &Value,
+    ) -> LocalBoxFuture<'static, Result<Value, RpcError>>;
+}
+
+/// Answers nothing but `ping`.
+pub struct NoServerRequests;
+
+impl ServerRequests for NoServerRequests {
+    fn answer(
+        &self,
+        method: &str,
+        _params: &Value,
+    ) -> LocalBoxFuture<'static, Result<Value, RpcError>> {
+        let outcome = basic_answer(method);
+        Box::pin(async move { outcome })
+    }
+}
+
+/// `ping` gets `{}`; every other method is unknown.
+pub fn basic_answer(method: &str) -> Result<Value, RpcError> {
+    if method == "ping" {
+        return Ok(Value::Object(serde_json::Map::new()));
+    }
+    Err(RpcError {
+        code: jsonrpc::METHOD_NOT_FOUND,
+        message: format!("Method not found: {method}"),
+    })
+}
+
+/// One way of talking to a server.
+pub trait Transport {
+    /// Sends request `message` (whose id is `id`) and resolves with its `result`, answering
+    /// the server's own requests through `handler` meanwhile. `signal` aborts it.
+    fn request(
+        &self,
+        id: u64,
+        message: Value,
+        handler: Rc<dyn ServerRequests>,
+        signal: Option<Signal>,
+    ) -> LocalBoxFuture<'static, Result<Value, McpError>>;
+    /// Sends a notification.
+    fn notify(&self, message: Value) -> LocalBoxFuture<'static, Result<(), McpError>>;
+    /// Remembers the negotiated protocol version (HTTP sends it as a header).
+    fn set_protocol_version(&self, _version: &str) {}
+    /// Forgets the session, so the next `initialize` starts a new one.
+    fn reset(&self) {}
+    /// Ends the session and releases the connection or process.
+    fn close(&self) -> LocalBoxFuture<'static, ()>;
+}
+
+/// What to do with one message that arrived while waiting for the response to `ours`.
+pub enum Step {
+    /// It is our response.
+    Done(Result<Value, McpError>),
+    /// A server request: answer it, then keep waiting.
+    Answer {
+        /// Its id.
+        id: Value,
+        /// The method.
+        method: String,
+        /// The params.
+        params: Value,
+    },
+    /// Nothing to do (a notification, someone else's response, an unreadable message).
+    Skip,
+}
+
+/// Sorts one incoming message for a request waiting on id `ours`.
+pub fn step(message: Value, ours: u64) -> Step {
+    match jsonrpc::classify(message) {
+        Incoming::Response { id, outcome } if id.is_null() || jsonrpc::same_id(&id, ours) => {
+            Step::Done(outcome.map_err(McpError::Rpc))
+        }
+        Incoming::Request { id, method, params } => Step::Answer { id, method, params },
+        _ => Step::Skip,
+    }
+}
+
+/// The JSON-RPC response to a server request, from the handler's outcome.
+pub fn reply(id: Value, outcome: Result<Value, RpcError>) -> Value {
+    match outcome {
+        Ok(result) => jsonrpc::result_response(id, result),
+        Err(error) => jsonrpc::error_response(id, &error),
+    }
+}

@@ -1,0 +1,202 @@
+//! What a skill is (SPEC §3): the data a host supplies, what discovery makes of it, and why a
+//! candidate was skipped.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::{json, Map, Value};
+
+use crate::core::host::LocalBoxFuture;
+
+/// A skill supplied as data (S1): no filesystem involved.
+///
+/// ```
+/// # use toolnexus::core::skills::SkillDef;
+/// let def: SkillDef = serde_json::from_str(r#"{"name":"pdf","content":"Use pdftotext."}"#).unwrap();
+/// assert!(def.resources.is_empty() && def.base.is_none());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct SkillDef {
+    /// The skill's name; a missing or empty one skips the skill (`missing-name`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Shown in the prompt catalog; a skill without one is not listed there.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The instructions the `skill` tool hands back.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub content: String,
+    /// Logical resource names listed in `<skill_files>`.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub resources: Vec<String>,
+    /// The logical base; `skill://<name>/` when absent or empty.
+    #[serde(default)]
+    pub base: Option<String>,
+}
+
+/// `null` reads as the type's default, as `??` does in the reference.
+fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+impl SkillDef {
+    /// A data skill with a name, a description and content.
+    ///
+    /// ```
+    /// # use toolnexus::core::skills::SkillDef;
+    /// assert_eq!(SkillDef::new("a", "does a", "body").name.as_deref(), Some("a"));
+    /// ```
+    pub fn new(name: &str, description: &str, content: &str) -> Self {
+        SkillDef {
+            name: Some(name.into()),
+            description: Some(description.into()),
+            content: content.into(),
+            ..SkillDef::default()
+        }
+    }
+}
+
+/// Where a skill came from, which decides how the `skill` tool renders it (S4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A `SKILL.md` on a filesystem: a `file://` base and sampled sibling files.
+    Fs,
+    /// Data: a logical base and the supplied resource names.
+    Logical {
+        /// The logical base, `skill://<name>/` by default.
+        base: String,
+        /// The resource names.
+        resources: Vec<String>,
+    },
+}
+
+/// A discovered skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillInfo {
+    /// Its unique name.
+    pub name: String,
+    /// Its description, when it has one.
+    pub description: Option<String>,
+    /// The path of its `SKILL.md`, or the logical base of a data skill.
+    pub location: String,
+    /// The body after the frontmatter.
+    pub content: String,
+    /// Filesystem or data.
+    pub origin: Origin,
+}
+
+impl SkillInfo {
+    /// The JSON the JS `listSkills` returns: `{name, description?, location, content, origin,
+    /// resources?, base?}`.
+    ///
+    /// ```
+    /// # use toolnexus::core::skills::{SkillInfo, Origin};
+    /// let s = SkillInfo { name: "a".into(), description: None, location: "/s/a/SKILL.md".into(),
+    ///     content: "x".into(), origin: Origin::Fs };
+    /// assert_eq!(s.to_json()["origin"], "fs");
+    /// ```
+    pub fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("name".into(), json!(self.name));
+        if let Some(description) = &self.description {
+            map.insert("description".into(), json!(description));
+        }
+        map.insert("location".into(), json!(self.location));
+        map.insert("content".into(), json!(self.content));
+        match &self.origin {
+            Origin::Fs => {
+                map.insert("origin".into(), json!("fs"));
+            }
+            Origin::Logical { base, resources } => {
+                map.insert("origin".into(), json!("logical"));
+                map.insert("resources".into(), json!(resources));
+                map.insert("base".into(), json!(base));
+            }
+        }
+        Value::Object(map)
+    }
+}
+
+/// Why a candidate did not become a skill (S3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipReason {
+    /// No `name` (or an empty one).
+    MissingName,
+    /// The `---` fenced frontmatter is not valid YAML.
+    MalformedFrontmatter,
+    /// An earlier skill already has the name (first wins).
+    DuplicateName,
+    /// The `SKILL.md` could not be read.
+    Unreadable,
+}
+
+impl SkipReason {
+    /// The reason as the contract spells it.
+    ///
+    /// ```
+    /// # use toolnexus::core::skills::SkipReason;
+    /// assert_eq!(SkipReason::MalformedFrontmatter.as_str(), "malformed-frontmatter");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::MissingName => "missing-name",
+            SkipReason::MalformedFrontmatter => "malformed-frontmatter",
+            SkipReason::DuplicateName => "duplicate-name",
+            SkipReason::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// One skipped candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillSkip {
+    /// The `SKILL.md` path, or a data skill's base.
+    pub location: String,
+    /// Why it was skipped.
+    pub reason: SkipReason,
+}
+
+/// What `listSkills` finds: every valid skill (unfiltered) and every skip.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Inventory {
+    /// The skills, in discovery order (directories first, then data).
+    pub skills: Vec<SkillInfo>,
+    /// The skipped candidates, in discovery order.
+    pub skipped: Vec<SkillSkip>,
+}
+
+impl Inventory {
+    /// `{skills: [...], skipped: [{location, reason}]}`.
+    ///
+    /// ```
+    /// # use toolnexus::core::skills::Inventory;
+    /// assert_eq!(Inventory::default().to_json().to_string(), r#"{"skills":[],"skipped":[]}"#);
+    /// ```
+    pub fn to_json(&self) -> Value {
+        let skills: Vec<Value> = self.skills.iter().map(SkillInfo::to_json).collect();
+        let skipped: Vec<Value> = self
+            .skipped
+            .iter()
+            .map(|s| json!({"location": s.location, "reason": s.reason.as_str()}))
+            .collect();
+        json!({"skills": skills, "skipped": skipped})
+    }
+}
+
+/// A lazy source of data skills, resolved once when a toolkit is built (S1).
+///
+/// ```
+/// use toolnexus::core::{host::LocalBoxFuture, skills::{SkillDef, SkillProvider}};
+/// struct Fixed;
+/// impl SkillProvider for Fixed {
+///     fn provide(&self) -> LocalBoxFuture<'static, Result<Vec<SkillDef>, String>> {
+///         Box::pin(async { Ok(vec![SkillDef::new("a", "does a", "body")]) })
+///     }
+/// }
+/// ```
+pub trait SkillProvider {
+    /// The skills, or why the provider failed (the failure is isolated with a warning).
+    fn provide(&self) -> LocalBoxFuture<'static, Result<Vec<SkillDef>, String>>;
+}

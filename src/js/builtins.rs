@@ -1,0 +1,150 @@
+//! The built-in tools of `createToolkit` from its `fs` and `exec` options: which filesystem
+//! `read`/`write`/`edit`/`grep`/`glob`/`apply_patch` work on, and whether `bash` exists.
+
+use js_sys::Function;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{get, js_error, type_name};
+use super::exec::{JsExec, NodeExec};
+use super::fs::JsFs;
+use super::host::{random_id, JsClock};
+use super::http::FetchHttp;
+use super::memfs::core_memory_fs;
+use crate::core::builtins::{create, BuiltinHost, Exec};
+use crate::core::fs::{MemoryFs, SharedFs};
+use crate::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
+use crate::core::tool::SharedTool;
+
+/// Methods a host filesystem object must have (`realPath` and `cwd` are optional).
+const HOST_FS_METHODS: [&str; 5] = ["readFile", "writeFile", "remove", "readDir", "stat"];
+
+/// Every built-in tool for these toolkit options (the `builtins` toggle is applied later).
+pub fn builtin_tools(options: &JsValue) -> Result<Vec<SharedTool>, JsValue> {
+    let fs = fs_option(&get(options, "fs"))?;
+    let exec = exec_option(&get(options, "exec"))?;
+    let http: Rc<dyn Http> = match FetchHttp::new(None) {
+        Some(fetch) => Rc::new(fetch),
+        None => Rc::new(NoFetch),
+    };
+    let host = BuiltinHost {
+        exec,
+        ids: Rc::new(|| random_id("pnd")),
+        ..BuiltinHost::new(fs, http, Rc::new(JsClock))
+    };
+    Ok(create(&host))
+}
+
+fn unsupported(message: &str) -> JsValue {
+    js_error("unsupported", &format!("createToolkit: {message}"))
+}
+
+fn invalid(message: &str) -> JsValue {
+    js_error("invalid_options", &format!("createToolkit: {message}"))
+}
+
+/// `process.getBuiltinModule(name)` (Node ≥ 20.16, and Deno/Bun where present).
+fn builtin_module(name: &str) -> Option<JsValue> {
+    let process = get(&js_sys::global(), "process");
+    let load = get(&process, "getBuiltinModule")
+        .dyn_into::<Function>()
+        .ok()?;
+    let module = load.call1(&process, &name.into()).ok()?;
+    module.is_object().then_some(module)
+}
+
+fn has_functions(value: &JsValue, names: &[&str]) -> bool {
+    names.iter().all(|n| get(value, n).is_function())
+}
+
+fn fs_option(value: &JsValue) -> Result<SharedFs, JsValue> {
+    if value.is_undefined() || value.is_null() || value.as_string().as_deref() == Some("memory") {
+        return Ok(Rc::new(MemoryFs::new()));
+    }
+    if let Some(memory) = core_memory_fs(value) {
+        return Ok(Rc::new(memory));
+    }
+    match value.as_string().as_deref() {
+        Some("node") => {
+            let module = builtin_module("node:fs/promises").ok_or_else(|| {
+                unsupported("fs: \"node\" needs process.getBuiltinModule (Node ≥ 20.16); pass the module instead: fs: await import(\"node:fs/promises\")")
+            })?;
+            return Ok(Rc::new(JsFs::node(module)));
+        }
+        Some("deno") => {
+            let deno = get(&js_sys::global(), "Deno");
+            if !deno.is_object() {
+                return Err(unsupported("fs: \"deno\" needs the Deno runtime"));
+            }
+            return Ok(Rc::new(JsFs::deno(deno)));
+        }
+        Some(other) => {
+            return Err(invalid(&format!(
+                "fs must be \"memory\", \"node\", \"deno\", a MemoryFileSystem, the node:fs/promises module or a ToolnexusFs object, got \"{other}\""
+            )))
+        }
+        None => {}
+    }
+    if !value.is_object() {
+        return Err(invalid(&format!(
+            "fs must be a string or an object, got {}",
+            type_name(value)
+        )));
+    }
+    if has_functions(
+        value,
+        &["readdir", "mkdir", "readFile", "writeFile", "stat", "rm"],
+    ) {
+        return Ok(Rc::new(JsFs::node(value.clone())));
+    }
+    let missing: Vec<&str> = HOST_FS_METHODS
+        .iter()
+        .copied()
+        .filter(|m| !get(value, m).is_function())
+        .collect();
+    if !missing.is_empty() {
+        return Err(invalid(&format!(
+            "fs object is missing {} (a ToolnexusFs has readFile, writeFile, remove, readDir, stat)",
+            missing.join(", ")
+        )));
+    }
+    Ok(Rc::new(JsFs::host(value.clone())))
+}
+
+fn exec_option(value: &JsValue) -> Result<Option<Rc<dyn Exec>>, JsValue> {
+    if value.is_undefined() || value.is_null() || value.as_bool() == Some(false) {
+        return Ok(None);
+    }
+    if let Some(f) = value.dyn_ref::<Function>() {
+        return Ok(Some(Rc::new(JsExec::new(f.clone()))));
+    }
+    if value.as_string().as_deref() == Some("node") {
+        let module = builtin_module("node:child_process").ok_or_else(|| {
+            unsupported("exec: \"node\" needs process.getBuiltinModule (Node ≥ 20.16); pass the module instead: exec: await import(\"node:child_process\")")
+        })?;
+        return Ok(Some(Rc::new(NodeExec::new(module))));
+    }
+    if value.is_object() && get(value, "exec").is_function() {
+        return Ok(Some(Rc::new(NodeExec::new(value.clone()))));
+    }
+    Err(invalid(&format!(
+        "exec must be a function (command, {{workdir, timeout}}) => {{output, exitCode}}, \"node\" or the node:child_process module, got {}",
+        type_name(value)
+    )))
+}
+
+/// The transport of a runtime without `fetch`: every request fails saying so.
+struct NoFetch;
+
+impl Http for NoFetch {
+    fn send(
+        &self,
+        _request: HttpRequest,
+    ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+        Box::pin(async {
+            Err(HttpError::Network(
+                "fetch is not available in this runtime".into(),
+            ))
+        })
+    }
+}

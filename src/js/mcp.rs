@@ -1,0 +1,262 @@
+//! MCP for JavaScript: `parseMcpConfig`, `listMcpTools`, and the loading behind
+//! `createToolkit({mcpConfig})`: the config (an object, or a file path in Node/Deno), the
+//! environment for `${ENV_VAR}` headers, `fetch`, the runtime's process API for local servers,
+//! and the toolkit's `waitFor` for elicitation.
+
+use js_sys::{Function, Object};
+use serde_json::{Map, Value};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::callbacks::JsWaitFor;
+use super::client_options::env_var;
+use super::convert::{error_text, from_json, get, js_error, to_json, type_name};
+use super::host::JsClock;
+use super::mcp_deno::DenoProcess;
+use super::mcp_http::McpFetch;
+use super::mcp_process::NodeProcess;
+use crate::core::client::hooks::WaitFor;
+use crate::core::mcp::config::{parse_config, ServerEntry};
+use crate::core::mcp::load::EnvLookup;
+use crate::core::mcp::process::Process;
+use crate::core::mcp::tool::listed;
+use crate::core::mcp::{inventory, load, McpHost, McpSource, ServerState, Status};
+
+/// A config and the host to load it with, decoded before anything asynchronous starts.
+pub struct McpPlan {
+    entries: Vec<ServerEntry>,
+    host: McpHost,
+}
+
+impl McpPlan {
+    /// Connects to every server; never fails as a whole. Prints a console warning per failed
+    /// server and per filter name that matched nothing.
+    pub async fn load(self) -> McpSource {
+        let source = load(&self.entries, &self.host).await;
+        for warning in &source.warnings {
+            warn(warning);
+        }
+        source
+    }
+}
+
+fn warn(message: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(&format!("[toolnexus] {message}")));
+}
+
+fn invalid(message: &str) -> JsValue {
+    js_error("invalid_config", message)
+}
+
+/// `process.getBuiltinModule(name)` (Node ≥ 20.16; Deno and Bun have it too).
+fn node_module(name: &str) -> Option<JsValue> {
+    let process = get(&js_sys::global(), "process");
+    let load = get(&process, "getBuiltinModule")
+        .dyn_into::<Function>()
+        .ok()?;
+    load.call1(&process, &name.into())
+        .ok()
+        .filter(JsValue::is_object)
+}
+
+fn deno() -> Option<JsValue> {
+    Some(get(&js_sys::global(), "Deno")).filter(JsValue::is_object)
+}
+
+fn read_file(path: &str) -> Result<String, String> {
+    let read = if let Some(deno) = deno() {
+        let f = get(&deno, "readTextFileSync").dyn_into::<Function>();
+        f.ok().map(|f| f.call1(&deno, &path.into()))
+    } else if let Some(fs) = node_module("node:fs") {
+        let f = get(&fs, "readFileSync").dyn_into::<Function>();
+        f.ok().map(|f| f.call2(&fs, &path.into(), &"utf8".into()))
+    } else {
+        None
+    };
+    match read {
+        None => Err("this runtime cannot read files".into()),
+        Some(Ok(text)) => text
+            .as_string()
+            .ok_or_else(|| "the file is not text".into()),
+        Some(Err(thrown)) => Err(error_text(&thrown)),
+    }
+}
+
+/// The config as JSON: a parsed object, or the text of the file a string names.
+fn config_json(input: &JsValue) -> Result<Value, JsValue> {
+    if let Some(path) = input.as_string() {
+        if deno().is_none() && node_module("node:fs").is_none() {
+            let why = "an MCP config file path needs Node (≥ 20.16) or Deno; in a browser pass the parsed config object";
+            return Err(js_error("unsupported", why));
+        }
+        let text = read_file(&path)
+            .map_err(|why| invalid(&format!("could not read the MCP config file {path}: {why}")))?;
+        return serde_json::from_str(&text).map_err(|e| {
+            invalid(&format!(
+                "the MCP config file {path} is not valid JSON: {e}"
+            ))
+        });
+    }
+    if !input.is_object() || js_sys::Array::is_array(input) {
+        let got = type_name(input);
+        return Err(invalid(&format!(
+            "an MCP config must be an object or a file path, got {got}"
+        )));
+    }
+    to_json(input).map_err(|why| invalid(&format!("the MCP config is not JSON data: {why}")))
+}
+
+fn entries(input: &JsValue) -> Result<Vec<ServerEntry>, JsValue> {
+    parse_config(&config_json(input)?).map_err(|why| invalid(&why))
+}
+
+/// The `env` option (an object of strings), else the runtime's environment.
+fn environment(options: &JsValue) -> Result<(EnvLookup, Option<JsValue>), JsValue> {
+    let given = get(options, "env");
+    if given.is_undefined() || given.is_null() {
+        return Ok((Rc::new(env_var), None));
+    }
+    let Ok(Value::Object(map)) = to_json(&given) else {
+        return Err(js_error(
+            "invalid_options",
+            "env must be an object of strings",
+        ));
+    };
+    let mut vars = Vec::new();
+    for (name, value) in map {
+        let Value::String(value) = value else {
+            return Err(js_error(
+                "invalid_options",
+                &format!("env.{name} must be a string"),
+            ));
+        };
+        vars.push((name, value));
+    }
+    let lookup = move |name: &str| vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    Ok((Rc::new(lookup), Some(given)))
+}
+
+fn processes(base_env: Option<JsValue>) -> Result<Rc<dyn Process>, String> {
+    if let Some(deno) = deno().filter(|d| get(d, "Command").is_function()) {
+        return Ok(Rc::new(DenoProcess::new(deno, base_env)));
+    }
+    match node_module("node:child_process") {
+        Some(module) => Ok(Rc::new(NodeProcess::new(module, base_env))),
+        None => Err("local (command) MCP servers need a process API (Node ≥ 20.16 or Deno); this runtime has none (a browser cannot start processes)".into()),
+    }
+}
+
+fn host(options: &JsValue, wait_for: Option<Rc<dyn WaitFor>>) -> Result<McpHost, JsValue> {
+    let (env, base_env) = environment(options)?;
+    Ok(McpHost {
+        http: McpFetch::new().map(|f| Rc::new(f) as Rc<dyn crate::core::host::Http>),
+        process: processes(base_env),
+        clock: Rc::new(JsClock),
+        env,
+        wait_for,
+    })
+}
+
+/// Decodes `mcpConfig`, `env` and `waitFor` of `createToolkit` options; `None` without an
+/// `mcpConfig`.
+pub fn plan(options: &JsValue) -> Result<Option<McpPlan>, JsValue> {
+    let config = get(options, "mcpConfig");
+    if config.is_undefined() || config.is_null() {
+        return Ok(None);
+    }
+    let entries = entries(&config)?;
+    let wait_for = match get(options, "waitFor") {
+        f if f.is_function() => Some(Rc::new(JsWaitFor(f.unchecked_into())) as Rc<dyn WaitFor>),
+        f if f.is_undefined() || f.is_null() => None,
+        _ => {
+            return Err(js_error(
+                "invalid_options",
+                "createToolkit: waitFor must be a function",
+            ))
+        }
+    };
+    Ok(Some(McpPlan {
+        entries,
+        host: host(options, wait_for)?,
+    }))
+}
+
+/// `{server: "connected" | "disabled" | "failed"}` in config order.
+pub fn status_object(servers: &[ServerState]) -> JsValue {
+    let map: Map<String, Value> = servers
+        .iter()
+        .map(|s| (s.name.clone(), Value::String(s.status.as_str().into())))
+        .collect();
+    from_json(&map)
+}
+
+/// `{server: reason}` for every failed server.
+pub fn errors_object(servers: &[ServerState]) -> JsValue {
+    let map: Map<String, Value> = servers
+        .iter()
+        .filter_map(|s| s.error.clone().map(|e| (s.name.clone(), Value::String(e))))
+        .collect();
+    from_json(&map)
+}
+
+/// Reads an MCP config: the server map under `mcpServers`, `servers` or `mcp` (or the object
+/// itself, minus `builtins`, `agents`, `a2a` and `mcpServer`), each server normalized (`type`
+/// inferred, `command` as one array, `enabled`, `timeout` defaulting to 30000). In Node and
+/// Deno `input` may be a file path. Throws (`code: "invalid_config"`) on a config or a server
+/// entry that cannot be used. Header values are returned unexpanded.
+///
+/// ```js
+/// parseMcpConfig({ mcpServers: { docs: { url: "https://example.com/mcp" } } })
+/// // { docs: { type: "remote", url: "https://example.com/mcp", enabled: true, timeout: 30000 } }
+/// ```
+#[wasm_bindgen(js_name = parseMcpConfig, unchecked_return_type = "Record<string, McpServerConfig>")]
+pub fn parse_mcp_config(
+    #[wasm_bindgen(unchecked_param_type = "string | McpConfigInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    let mut map = Map::new();
+    for entry in entries(&input)? {
+        if let Err(why) = &entry.config {
+            return Err(invalid(&format!("MCP server \"{}\": {why}", entry.name)));
+        }
+        map.insert(entry.name.clone(), entry.to_json());
+    }
+    Ok(from_json(&map))
+}
+
+/// Connects to every enabled server, lists its tools (unfiltered, under their own names) and
+/// disconnects. Never rejects for a server's sake: a server that fails is `"failed"` in
+/// `status`, with its reason in `errors`.
+///
+/// ```js
+/// const { tools, status, errors } = await listMcpTools({ mcpServers: { docs: { url } } })
+/// tools.docs.map((t) => t.name) // ["search", "fetch"]
+/// ```
+#[wasm_bindgen(js_name = listMcpTools, unchecked_return_type = "Promise<McpInventory>")]
+pub fn list_mcp_tools(
+    #[wasm_bindgen(unchecked_param_type = "string | McpConfigInput")] input: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
+) -> js_sys::Promise {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    let planned = entries(&input).and_then(|e| Ok((e, host(&options, None)?)));
+    wasm_bindgen_futures::future_to_promise(async move {
+        let (entries, host) = planned?;
+        let servers = inventory(&entries, &host).await;
+        let mut tools = Map::new();
+        for server in servers.iter().filter(|s| s.status == Status::Connected) {
+            let infos: Vec<Value> = server
+                .listed
+                .iter()
+                .filter_map(listed)
+                .map(|(name, description, schema)| {
+                    serde_json::json!({"name": name, "description": description, "inputSchema": schema})
+                })
+                .collect();
+            tools.insert(server.name.clone(), Value::Array(infos));
+        }
+        let out: JsValue = Object::new().into();
+        super::host::set(&out, "tools", &from_json(&tools));
+        super::host::set(&out, "status", &status_object(&servers));
+        super::host::set(&out, "errors", &errors_object(&servers));
+        Ok(out)
+    })
+}

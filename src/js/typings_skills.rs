@@ -1,0 +1,103 @@
+//! TypeScript types of skills (SPEC §3) and HTTP tools (SPEC §7): the skill options merged into
+//! `ToolkitOptions`, `listSkills`' inventory, and `httpTool`'s options.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** A skill supplied as data: no filesystem involved. */
+export interface SkillDef {
+  /** Unique; a missing or empty name skips the skill (`missing-name`). */
+  name: string
+  /** Shown in `skillsPrompt()`; a skill without one is loadable but not listed. */
+  description?: string
+  /** The instructions the `skill` tool hands back. */
+  content: string
+  /** Logical resource names listed in `<skill_files>`. */
+  resources?: string[]
+  /** Logical base shown as the skill's base directory (default `skill://<name>/`). */
+  base?: string
+}
+
+/** A discovered skill. */
+export interface SkillInfo {
+  name: string
+  description?: string
+  /** The path of its `SKILL.md`, or the logical base of a data skill. */
+  location: string
+  /** The body after the frontmatter. */
+  content: string
+  origin: "fs" | "logical"
+  /** Data skills only. */
+  resources?: string[]
+  /** Data skills only. */
+  base?: string
+}
+
+/** Why a candidate did not become a skill. */
+export type SkillSkipReason = "missing-name" | "malformed-frontmatter" | "duplicate-name" | "unreadable"
+
+export interface SkillSkip {
+  location: string
+  reason: SkillSkipReason
+}
+
+/** What {@link listSkills} resolves to: every valid skill (unfiltered) and every skip. */
+export interface SkillInventory {
+  skills: SkillInfo[]
+  skipped: SkillSkip[]
+}
+
+/** The sources {@link listSkills} reads. */
+export interface ListSkillsOptions {
+  /** Skill directories, searched for `**\/SKILL.md` (needs a filesystem). */
+  dirs?: string | string[]
+  skills?: SkillDef[]
+  skillProvider?: () => SkillDef[] | Promise<SkillDef[]>
+  /** Where `dirs` are read; the runtime's own filesystem in Node and Deno by default. */
+  fs?: "node" | "deno" | MemoryFileSystem | ToolnexusFs | NodeFsPromises
+}
+
+export interface ToolkitOptions {
+  /** Skills as data. */
+  skills?: SkillDef[]
+  /** More data skills, resolved once when the toolkit is built; a failure is a console warning. */
+  skillProvider?: () => SkillDef[] | Promise<SkillDef[]>
+  /**
+   * Skill directories (each searched for `**\/SKILL.md`, symlinks followed). Read through `fs`
+   * when given, else the runtime's filesystem (Node, Deno); in a browser pass `fs`.
+   */
+  skillsDir?: string | string[]
+  /** Which skills to expose: any `true` makes it an allowlist, else `false` entries drop skills. */
+  skillsFilter?: Record<string, boolean>
+  /** Skill names to drop (folded into `skillsFilter` as `false`; explicit entries win). */
+  disableSkills?: string[]
+  /** Files listed by the `skill` tool: `0` ⇒ 10, `n > 0` ⇒ at most `n`, `-1` ⇒ no file list. */
+  skillSampleLimit?: number
+}
+
+/** Options of {@link httpTool}. */
+export interface HttpToolOptions {
+  name: string
+  description?: string
+  /** `"GET"`, `"POST"`, … (any case). */
+  method: string
+  /** May contain `{name}` placeholders, filled from the arguments (URL-encoded). */
+  url: string
+  /** Static headers; `${NAME}` in a value expands from `env`. Never logged. */
+  headers?: Record<string, string>
+  /** Argument names sent in the query string (on `GET` every argument is). */
+  query?: string[]
+  /** How the remaining arguments are sent: JSON (default), form-encoded, or the `body` argument as text. */
+  body?: "json" | "form" | "raw"
+  inputSchema?: JSONSchema
+  /** Milliseconds before the request is aborted (default 30000). */
+  timeout?: number
+  /** A 2xx body as text (default), re-serialized JSON, or `"<status>\n<body>"`. */
+  resultMode?: "text" | "json" | "status+text"
+  /** Where `${NAME}` is read; defaults to `process.env` / `Deno.env` where the runtime has one. */
+  env?: Record<string, string | undefined>
+  /** The transport; defaults to the global `fetch`. */
+  fetch?: (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<Response>
+}
+"#;

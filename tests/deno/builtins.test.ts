@@ -1,0 +1,36 @@
+// The built-in file tools on Deno's own filesystem (fs: "deno"), in a temporary directory.
+import { createToolkit } from "toolnexus-wasm"
+
+const equal = (actual: unknown, expected: unknown) => {
+  const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)]
+  if (a !== e) throw new Error(`expected ${e}, got ${a}`)
+}
+
+Deno.test('fs: "deno": write, read, edit, grep, glob and apply_patch on the real filesystem', async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolnexus-deno-" })
+  try {
+    const toolkit = await createToolkit({ fs: "deno" })
+    const names = toolkit.tools().map((t) => t.name)
+    equal(names.includes("bash"), false)
+    const file = `${dir}/sub/a.txt`
+    equal(await toolkit.execute("write", { path: file, content: "one\ntwo\n" }), {
+      output: `Wrote 8 bytes to ${file}`, isError: false, metadata: { bytes: 8 },
+    })
+    equal(await Deno.readTextFile(file), "one\ntwo\n")
+    equal((await toolkit.execute("read", { path: file, offset: 2, limit: 1 })).output, "two")
+    await toolkit.execute("edit", { path: file, oldString: "two", newString: "TWO" })
+    equal(await Deno.readTextFile(file), "one\nTWO\n")
+    equal((await toolkit.execute("grep", { pattern: "TWO", path: dir })).output, `${dir}/sub/a.txt:2:TWO`)
+    equal((await toolkit.execute("glob", { pattern: "**/*.txt", path: dir })).output, "sub/a.txt")
+    const missing = await toolkit.execute("read", { path: `${dir}/nope` })
+    equal(missing, { output: `read: no such file or directory: ${dir}/nope`, isError: true })
+    const patch = `*** Begin Patch\n*** Add File: ${dir}/b.txt\n+b\n*** Delete File: ${file}\n*** End Patch`
+    equal((await toolkit.execute("apply_patch", { patchText: patch })).output, "Applied patch: 2 file operations")
+    equal(await Deno.readTextFile(`${dir}/b.txt`), "b")
+    let gone = false
+    try { await Deno.stat(file) } catch { gone = true }
+    equal(gone, true)
+  } finally {
+    await Deno.remove(dir, { recursive: true })
+  }
+})
