@@ -198,3 +198,20 @@ pub fn signal_from(ctx: &JsValue) -> Result<Option<Rc<JsSignal>>, String> {
 pub fn set(object: &JsValue, key: &str, value: &JsValue) {
     let _ = Reflect::set(object, &JsValue::from_str(key), value);
 }
+
+thread_local! {
+    static INSTANCE: String = random_id("inst");
+}
+
+/// A key for an object of this module instance: a random instance prefix plus `id`, so a key
+/// made by another instance of the module (ESM and CommonJS side by side) never matches.
+pub fn instance_key(id: u32) -> String {
+    INSTANCE.with(|instance| format!("{instance}:{id}"))
+}
+
+/// The `id` of a key made by [`instance_key`] in this instance.
+pub fn key_id(key: &JsValue) -> Option<u32> {
+    let key = key.as_string()?;
+    let (instance, id) = key.rsplit_once(':')?;
+    INSTANCE.with(|own| (own == instance).then(|| id.parse().ok()).flatten())
+}

@@ -44,6 +44,9 @@ impl Tool for JsTool {
 /// Builds a core tool from a JS value: a reference-shaped tool object (`execute`), the
 /// `Tool` class, or `defineTool` options (`run`). `default_source` fills a missing `source`.
 pub fn tool_from_js(value: &JsValue, default_source: &str) -> Result<SharedTool, String> {
+    if let Some(tool) = core_tool(value) {
+        return Ok(tool);
+    }
     let spec = spec_from_js(value, default_source)?;
     let execute = get(value, "execute").dyn_into::<Function>();
     let run = get(value, "run").dyn_into::<Function>();
@@ -175,17 +178,51 @@ pub fn decode_call(
 #[wasm_bindgen(js_name = Tool)]
 pub struct ToolHandle {
     inner: SharedTool,
+    id: u32,
+}
+
+thread_local! {
+    /// Live `Tool` objects by id, so a toolkit given one uses its core tool directly instead of
+    /// calling back through the exported `execute`.
+    static LIVE_TOOLS: std::cell::RefCell<std::collections::HashMap<u32, std::rc::Weak<dyn Tool>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+    static NEXT_TOOL_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
 impl ToolHandle {
     /// Gives a core tool its JS face.
     pub fn new(inner: SharedTool) -> Self {
-        ToolHandle { inner }
+        let id = NEXT_TOOL_ID.with(|next| {
+            let id = next.get();
+            next.set(id.wrapping_add(1));
+            id
+        });
+        LIVE_TOOLS.with(|live| live.borrow_mut().insert(id, Rc::downgrade(&inner)));
+        ToolHandle { inner, id }
     }
+}
+
+impl Drop for ToolHandle {
+    fn drop(&mut self) {
+        let id = self.id;
+        LIVE_TOOLS.with(|live| live.borrow_mut().remove(&id));
+    }
+}
+
+/// The core tool behind a JS `Tool` object made by this module, if `value` is one.
+fn core_tool(value: &JsValue) -> Option<SharedTool> {
+    let id = super::host::key_id(&get(value, "__toolnexusToolId"))?;
+    LIVE_TOOLS.with(|live| live.borrow().get(&id).and_then(std::rc::Weak::upgrade))
 }
 
 #[wasm_bindgen(js_class = Tool)]
 impl ToolHandle {
+    /// Internal: lets a toolkit find this tool's core.
+    #[wasm_bindgen(getter, js_name = __toolnexusToolId, skip_typescript)]
+    pub fn tool_id(&self) -> String {
+        super::host::instance_key(self.id)
+    }
+
     /// The tool's unique name.
     #[wasm_bindgen(getter)]
     pub fn name(&self) -> String {

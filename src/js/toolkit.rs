@@ -83,7 +83,7 @@ impl Drop for ToolkitHandle {
 
 /// The core toolkit behind a JS `Toolkit` object made by `createToolkit`, if it is one.
 pub fn core_toolkit(value: &JsValue) -> Option<Rc<Toolkit>> {
-    let id = get(value, "__toolnexusToolkitId").as_f64()? as u32;
+    let id = super::host::key_id(&get(value, "__toolnexusToolkitId"))?;
     LIVE.with(|live| live.borrow().get(&id).and_then(std::rc::Weak::upgrade))
 }
 
@@ -91,8 +91,8 @@ pub fn core_toolkit(value: &JsValue) -> Option<Rc<Toolkit>> {
 impl ToolkitHandle {
     /// Internal: lets a client find this toolkit's core.
     #[wasm_bindgen(getter, js_name = __toolnexusToolkitId, skip_typescript)]
-    pub fn toolkit_id(&self) -> u32 {
-        self.id
+    pub fn toolkit_id(&self) -> String {
+        super::host::instance_key(self.id)
     }
 
     /// Every tool, in assembly order (MCP → skill → built-in → extra tools).
