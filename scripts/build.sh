@@ -14,6 +14,16 @@ trap 'rm -rf "$stage"' EXIT
 wasm-bindgen --target web --out-dir "$stage/web" "$wasm"
 wasm-bindgen --target nodejs --out-dir "$stage/node" "$wasm"
 echo '{ "type": "commonjs" }' > "$stage/node/package.json"
+# The nodejs target require()s its JS snippets, which are written as ES modules: rewrite each
+# `export function f` as a plain function plus `module.exports`.
+find "$stage/node/snippets" -name '*.js' -print0 2>/dev/null | xargs -0 -r node -e '
+  const fs = require("fs")
+  for (const file of process.argv.slice(1)) {
+    const text = fs.readFileSync(file, "utf8")
+    const names = [...text.matchAll(/^export function (\w+)/gm)].map((m) => m[1])
+    if (/^export (?!function )/m.test(text)) throw new Error(file + ": only `export function` is rewritten")
+    fs.writeFileSync(file, text.replace(/^export function /gm, "function ") + `\nmodule.exports = { ${names.join(", ")} }\n`)
+  }'
 
 # Debian's binaryen is too old for this module; the npm package's wasm-opt is the one to use.
 opt=node_modules/.bin/wasm-opt

@@ -83,7 +83,7 @@ impl ClientHandle {
             c.id = None;
         }
         let resume = Some(Resume { pending, answer });
-        let signal = c.run_signal();
+        let signal = c.run_signal(self.core.config.timeout_ms.is_some());
         let input = RunInput {
             toolkit: c.toolkit,
             prompt: String::new(),
@@ -107,7 +107,7 @@ impl ClientHandle {
         c: RunContext,
         events: Option<Rc<dyn RunEvents>>,
     ) -> (RunFuture, Option<Signal>) {
-        let signal = c.run_signal();
+        let signal = c.run_signal(self.core.config.timeout_ms.is_some() || events.is_some());
         let input = RunInput {
             toolkit: c.toolkit,
             prompt,
@@ -301,7 +301,9 @@ impl Conversation {
         };
         let toolkit: Rc<Toolkit> = self.context.toolkit.clone();
         let history = self.messages.borrow().clone();
-        let signal = self.context.run_signal();
+        let signal = self
+            .context
+            .run_signal(self.core.config.timeout_ms.is_some());
         let run = self.core.run(RunInput {
             toolkit,
             prompt,

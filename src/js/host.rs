@@ -116,9 +116,23 @@ impl JsSignal {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// Anything with an `aborted` property (an `AbortSignal`, or a look-alike).
+    type SignalLike;
+    /// `signal.aborted`, one crossing; a throwing getter is an `Err`.
+    #[wasm_bindgen(method, getter, structural, catch)]
+    fn aborted(this: &SignalLike) -> Result<JsValue, JsValue>;
+}
+
 impl Cancel for JsSignal {
     fn is_aborted(&self) -> bool {
-        get(&self.signal, "aborted").as_bool().unwrap_or(false)
+        self.signal
+            .unchecked_ref::<SignalLike>()
+            .aborted()
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
     }
 
     fn reason(&self) -> String {

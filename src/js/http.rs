@@ -1,6 +1,6 @@
 //! The core's `Http` over a JS `fetch` (the `fetch` option, else the global one).
 
-use js_sys::{Function, Object, Uint8Array};
+use js_sys::{Function, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get};
@@ -30,6 +30,60 @@ fn failure(signal: &Option<Signal>, thrown: &JsValue, context: &str) -> HttpErro
     match signal.as_ref().filter(|s| s.is_aborted()) {
         Some(s) => HttpError::Aborted(s.reason()),
         None => HttpError::Network(format!("{context}{}", network_text(thrown))),
+    }
+}
+
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// See `shim.js`: one crossing for a whole exchange.
+    #[wasm_bindgen(js_name = fetchText)]
+    fn shim_fetch_text(
+        fetch: &Function,
+        url: &str,
+        method: &str,
+        headers: Vec<String>,
+        body: Option<String>,
+        signal: Option<JsValue>,
+    ) -> js_sys::Promise;
+}
+
+/// A whole exchange through the shim: `fetch`, status, `Retry-After` and the body text.
+async fn fetch_text(fetch: &Function, request: HttpRequest) -> Result<HttpResponse, HttpError> {
+    let signal = request.signal;
+    let js_signal = signal.as_ref().and_then(|s| {
+        s.as_any()
+            .downcast_ref::<JsSignal>()
+            .map(|s| s.js().clone())
+    });
+    let mut headers = Vec::with_capacity(request.headers.len() * 2);
+    for (name, value) in request.headers {
+        headers.push(name);
+        headers.push(value);
+    }
+    let promise = shim_fetch_text(
+        fetch,
+        &request.url,
+        &request.method,
+        headers,
+        request.body,
+        js_signal,
+    );
+    // The shim never rejects; a rejection here would be a bug in it, reported as a failure.
+    let outcome = wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .unwrap_or_else(|thrown| js_sys::Array::of2(&JsValue::from(1), &thrown).into());
+    let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
+    match part(0).as_f64().map(|kind| kind as u8) {
+        Some(0) => Ok(HttpResponse {
+            status: part(1).as_f64().unwrap_or(0.0) as u16,
+            retry_after: part(2).as_string(),
+            body: part(3).as_string().unwrap_or_default(),
+        }),
+        Some(2) => Err(failure(&signal, &part(1), "reading the response failed: ")),
+        Some(3) => Err(HttpError::Network(
+            "fetch returned something that is not a Response".into(),
+        )),
+        _ => Err(failure(&signal, &part(1), "")),
     }
 }
 
@@ -134,16 +188,7 @@ impl Http for FetchHttp {
         request: HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let fetch = self.fetch.clone();
-        Box::pin(async move {
-            let signal = request.signal.clone();
-            let (response, status, retry_after) = start(fetch, request).await?;
-            let body = read_text(&response, &signal).await?;
-            Ok(HttpResponse {
-                status,
-                retry_after,
-                body,
-            })
-        })
+        Box::pin(async move { fetch_text(&fetch, request).await })
     }
 
     fn open(

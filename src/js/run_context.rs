@@ -58,10 +58,16 @@ impl RunContext {
         })
     }
 
-    /// A fresh signal for one run: its own controller following the caller's signal, or the
-    /// caller's signal itself where the runtime has no `AbortController`.
-    pub fn run_signal(&self) -> Option<Signal> {
-        match RunSignal::new(self.caller.as_deref()) {
+    /// The signal of one run. When the core may have to fire it (`own`: the run has a deadline,
+    /// or a stream's consumer can stop it), a fresh controller following the caller's signal;
+    /// otherwise only the caller can abort the run, so its signal is used as it is (and a run
+    /// without one costs no controller: a tool that reads `ctx.signal` gets one lazily). The
+    /// caller's signal also stands in where the runtime has no `AbortController`.
+    pub fn run_signal(&self, own: bool) -> Option<Signal> {
+        let run = own
+            .then(|| RunSignal::new(self.caller.as_deref()))
+            .flatten();
+        match run {
             Some(run) => Some(Rc::new(run)),
             None => self.caller.clone().map(|s| s as Signal),
         }

@@ -6,10 +6,10 @@ use js_sys::{Function, Object};
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{from_json, get, js_error, to_json, type_name};
 use super::host::{set, signal_from, JsClock, JsSignal};
-use super::promise::call2;
 use super::tool_result::decode_outcome;
 use crate::core::execute::run_checked;
 use crate::core::host::LocalBoxFuture;
@@ -32,12 +32,57 @@ impl Tool for JsTool {
     fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
         let name = self.spec.name.clone();
         let (this, func) = (self.this.clone(), self.func.clone());
+        let signal = ctx
+            .signal
+            .as_ref()
+            .and_then(|s| s.as_any().downcast_ref::<JsSignal>())
+            .map(|s| s.js().clone());
+        let answer = ctx
+            .answer
+            .as_ref()
+            .and_then(|a| serde_json::to_string(a).ok());
+        let args = serde_json::to_string(&args).unwrap_or_else(|_| "{}".into());
+        let timeout = ctx.timeout_ms;
         Box::pin(async move {
-            let js_args = from_json(&args);
-            let js_ctx = ctx_to_js(&ctx);
-            let outcome = call2(&func, &this, &js_args, &js_ctx).await;
-            decode_outcome(&name, outcome)
+            let returned = shim_call_tool(&func, &this, &args, signal, timeout, answer);
+            let outcome = if returned.is_string() {
+                returned
+            } else if returned.is_instance_of::<js_sys::Promise>() {
+                JsFuture::from(returned.unchecked_into::<js_sys::Promise>())
+                    .await
+                    .unwrap_or_else(|thrown| js_sys::Array::of2(&JsValue::from(1), &thrown).into())
+            } else {
+                returned
+            };
+            decode_outcome(&name, shim_outcome(outcome))
         })
+    }
+}
+
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// See `shim.js`: the whole call of a JS tool function in one crossing.
+    #[wasm_bindgen(js_name = callTool)]
+    fn shim_call_tool(
+        func: &Function,
+        this: &JsValue,
+        args: &str,
+        signal: Option<JsValue>,
+        timeout: Option<f64>,
+        answer: Option<String>,
+    ) -> JsValue;
+}
+
+/// Reads what `callTool` gave back: a string (the output), `[0, value]` or `[1, thrown]`.
+fn shim_outcome(outcome: JsValue) -> Result<JsValue, JsValue> {
+    if outcome.is_string() {
+        return Ok(outcome);
+    }
+    let part = |i: u32| js_sys::Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
+    if part(0).as_f64() == Some(0.0) {
+        Ok(part(1))
+    } else {
+        Err(part(1))
     }
 }
 

@@ -1,0 +1,96 @@
+// The few hot paths of the wasm glue written as plain JavaScript, so each costs one call across
+// the JS↔wasm boundary instead of one per property: an HTTP exchange (`fetchText`) and a tool
+// call (`callTool`). Neither ever throws or rejects: every outcome comes back as a small array
+// the Rust side reads by position (see src/js/http.rs and src/js/tool.rs).
+
+const isThenable = (value) => {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return false
+  try {
+    return typeof value.then === "function"
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `fetch(url, {method, headers, body?, signal?})`, then the whole body as text.
+ * `headers` is a flat `[name, value, name, value, ...]` array. Resolves to
+ * `[0, status, retryAfter | undefined, text]` on a response, `[1, thrown]` when `fetch` failed,
+ * `[2, thrown]` when reading the body failed, `[3]` when `fetch` gave no `Response`.
+ */
+export function fetchText(fetch, url, method, headers, body, signal) {
+  const init = { method, headers: {} }
+  for (let i = 0; i + 1 < headers.length; i += 2) init.headers[headers[i]] = headers[i + 1]
+  if (body !== undefined) init.body = body
+  if (signal !== undefined) init.signal = signal
+  let started
+  try {
+    started = fetch(url, init)
+  } catch (thrown) {
+    return Promise.resolve([1, thrown])
+  }
+  return Promise.resolve(started).then(
+    (response) => {
+      if (response === null || typeof response !== "object" || typeof response.text !== "function") return [3]
+      let retryAfter
+      try {
+        retryAfter = response.headers?.get?.("retry-after") ?? undefined
+      } catch {
+        retryAfter = undefined
+      }
+      const status = Number(response.status) || 0
+      let reading
+      try {
+        reading = response.text()
+      } catch (thrown) {
+        return [2, thrown]
+      }
+      return Promise.resolve(reading).then(
+        (text) => [0, status, typeof retryAfter === "string" ? retryAfter : undefined, String(text ?? "")],
+        (thrown) => [2, thrown],
+      )
+    },
+    (thrown) => [1, thrown],
+  )
+}
+
+/** A context's `signal` when the run has none to give: made on first read, never fired. */
+function lazySignal(ctx) {
+  let signal
+  Object.defineProperty(ctx, "signal", {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (signal === undefined) signal = new AbortController().signal
+      return signal
+    },
+  })
+}
+
+const settled = (value) => (typeof value === "string" ? value : [0, value])
+const failed = (thrown) => [1, thrown]
+
+/**
+ * Calls a tool function `func.call(self, JSON.parse(args), ctx)`. A string result comes back
+ * as it is, any other value as `[0, value]`, a throw as `[1, thrown]`; a thenable result gives a
+ * Promise of the same shapes. `answer` is the JSON text of `ctx.answer` when there is one.
+ */
+export function callTool(func, self, args, signal, timeout, answer) {
+  const ctx = {}
+  if (signal !== undefined) ctx.signal = signal
+  else if (typeof AbortController === "function") lazySignal(ctx)
+  if (timeout !== undefined) ctx.timeout = timeout
+  if (answer !== undefined) ctx.answer = JSON.parse(answer)
+  let out
+  try {
+    out = func.call(self, JSON.parse(args), ctx)
+  } catch (thrown) {
+    return [1, thrown]
+  }
+  if (!isThenable(out)) return settled(out)
+  try {
+    return Promise.resolve(out).then(settled, failed)
+  } catch (thrown) {
+    return [1, thrown]
+  }
+}
