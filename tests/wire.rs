@@ -7,7 +7,9 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolnexus::core::spec::ToolSpec;
 use toolnexus::core::types::ToolResult;
-use toolnexus::core::wire::{anthropic::Anthropic, openai::OpenAi, Dialect, ToolCall, WireError};
+use toolnexus::core::wire::{
+    anthropic::Anthropic, body_json, openai::OpenAi, Dialect, ToolCall, WireError,
+};
 
 fn spec(name: &str) -> ToolSpec {
     let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
@@ -19,7 +21,7 @@ fn body(d: &dyn Dialect, system: &str, with_tools: bool, stream: bool) -> String
     let both = [&a, &b];
     let tools = d.tools(if with_tools { &both } else { &[] });
     let msgs = d.start(system, Vec::new(), "hi \"there\"\n");
-    serde_json::to_string(&d.body("m-1", system, &msgs, &tools, stream)).unwrap()
+    body_json(&d.body("m-1", system, &msgs, &tools, stream), &msgs, &tools)
 }
 
 fn call(id: &str, name: &str, args: Result<Value, String>) -> ToolCall {
@@ -50,7 +52,7 @@ fn openai_bodies_are_byte_exact() {
     // Not an array: treated as no tools.
     let b = OpenAi.body("m", "", &[], &json!({"x": 1}), false);
     assert_eq!(
-        serde_json::to_string(&b).unwrap(),
+        body_json(&b, &[], &json!({"x": 1})),
         r#"{"model":"m","messages":[]}"#
     );
 }
@@ -82,9 +84,13 @@ fn anthropic_bodies_are_byte_exact() {
 fn bodies_escape_like_json_stringify() {
     // Expected text produced by node's JSON.stringify on the same object.
     let msgs = [json!({"role": "user", "content": "é \"q\" \u{1}\n\t/ \u{2028} \u{7f}"})];
-    let b = Anthropic.body("m", "", &msgs, &json!([]), false);
+    let b = body_json(
+        &Anthropic.body("m", "", &msgs, &json!([]), false),
+        &msgs,
+        &json!([]),
+    );
     let want = "{\"model\":\"m\",\"max_tokens\":4096,\"system\":\"\",\"messages\":[{\"role\":\"user\",\"content\":\"é \\\"q\\\" \\u0001\\n\\t/ \u{2028} \u{7f}\"}]}";
-    assert_eq!(serde_json::to_string(&b).unwrap(), want);
+    assert_eq!(b, want);
 }
 
 #[test]

@@ -53,6 +53,8 @@ pub struct Toolkit {
 struct Inner {
     tools: Vec<SharedTool>,
     index: HashMap<String, usize>,
+    /// Provider tool lists already built, by format name; cleared when a tool is registered.
+    lists: Vec<(&'static str, Rc<Value>)>,
 }
 
 impl Toolkit {
@@ -115,6 +117,28 @@ impl Toolkit {
         f(&specs)
     }
 
+    /// The provider tool list of format `format`, built by `build` from every spec the first
+    /// time and kept until the toolkit changes, so runs do not rebuild it.
+    ///
+    /// ```
+    /// # use toolnexus::core::{adapters::to_openai, toolkit::Toolkit};
+    /// let kit = Toolkit::default();
+    /// let list = kit.tool_list("openai", |specs| to_openai(specs.iter().copied()));
+    /// assert!(std::rc::Rc::ptr_eq(&list, &kit.tool_list("openai", |_| unreachable!())));
+    /// ```
+    pub fn tool_list(
+        &self,
+        format: &'static str,
+        build: impl FnOnce(&[&ToolSpec]) -> Value,
+    ) -> Rc<Value> {
+        if let Some((_, list)) = self.inner.borrow().lists.iter().find(|(f, _)| *f == format) {
+            return list.clone();
+        }
+        let list = Rc::new(self.with_specs(build));
+        self.inner.borrow_mut().lists.push((format, list.clone()));
+        list
+    }
+
     /// The tool called `name`.
     pub fn get(&self, name: &str) -> Option<SharedTool> {
         let inner = self.inner.borrow();
@@ -143,6 +167,7 @@ impl Toolkit {
         let position = inner.tools.len();
         inner.index.insert(name, position);
         inner.tools.push(tool);
+        inner.lists.clear();
         Ok(())
     }
 

@@ -196,6 +196,10 @@ impl Hooks for JsHooks {
         }
     }
 
+    fn has_body_transform(&self) -> bool {
+        self.body_transform.is_some()
+    }
+
     fn body_transform(&self, body: Value) -> Result<Value, String> {
         let Some(f) = &self.body_transform else {
             return Ok(body);

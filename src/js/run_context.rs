@@ -11,7 +11,7 @@ use super::convert::{get, js_error, to_json};
 use super::host::{signal_from, JsSignal};
 use super::run_signal::RunSignal;
 use super::toolkit::core_toolkit;
-use crate::core::host::Signal;
+use crate::core::host::{Cancel, LocalBoxFuture, Signal};
 use crate::core::toolkit::Toolkit;
 
 /// A decoded run context.
@@ -58,18 +58,40 @@ impl RunContext {
         })
     }
 
-    /// The signal of one run. When the core may have to fire it (`own`: the run has a deadline,
-    /// or a stream's consumer can stop it), a fresh controller following the caller's signal;
-    /// otherwise only the caller can abort the run, so its signal is used as it is (and a run
-    /// without one costs no controller: a tool that reads `ctx.signal` gets one lazily). The
-    /// caller's signal also stands in where the runtime has no `AbortController`.
+    /// The signal of one run: a fresh controller following the caller's signal, so tools
+    /// never add listeners to the caller's own. A run that nothing can abort (no caller signal,
+    /// and `own` false: no deadline, no stream consumer that may stop it) makes no controller
+    /// at all: [`Unfired`] stands in, and a tool that reads `ctx.signal` gets one lazily. The
+    /// caller's signal itself is used where the runtime has no `AbortController`.
     pub fn run_signal(&self, own: bool) -> Option<Signal> {
-        let run = own
-            .then(|| RunSignal::new(self.caller.as_deref()))
-            .flatten();
-        match run {
+        if !own && self.caller.is_none() {
+            return Some(Rc::new(Unfired));
+        }
+        match RunSignal::new(self.caller.as_deref()) {
             Some(run) => Some(Rc::new(run)),
             None => self.caller.clone().map(|s| s as Signal),
         }
+    }
+}
+
+/// The signal of a run nothing can abort: it never fires, and costs nothing until a tool asks
+/// for `ctx.signal` (then the tool gets a fresh `AbortSignal` that never fires either).
+pub struct Unfired;
+
+impl Cancel for Unfired {
+    fn is_aborted(&self) -> bool {
+        false
+    }
+
+    fn reason(&self) -> String {
+        String::new()
+    }
+
+    fn wait(&self) -> LocalBoxFuture<'static, ()> {
+        Box::pin(std::future::pending())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

@@ -73,12 +73,15 @@ const failed = (thrown) => [1, thrown]
 /**
  * Calls a tool function `func.call(self, JSON.parse(args), ctx)`. A string result comes back
  * as it is, any other value as `[0, value]`, a throw as `[1, thrown]`; a thenable result gives a
- * Promise of the same shapes. `answer` is the JSON text of `ctx.answer` when there is one.
+ * Promise of the same shapes. `signal` is the `AbortSignal` for `ctx.signal`, `true` for one
+ * made on first read (a run nothing can abort), or `undefined` for none. `answer` is the JSON
+ * text of `ctx.answer` when there is one.
  */
 export function callTool(func, self, args, signal, timeout, answer) {
   const ctx = {}
-  if (signal !== undefined) ctx.signal = signal
-  else if (typeof AbortController === "function") lazySignal(ctx)
+  if (signal === true) {
+    if (typeof AbortController === "function") lazySignal(ctx)
+  } else if (signal !== undefined) ctx.signal = signal
   if (timeout !== undefined) ctx.timeout = timeout
   if (answer !== undefined) ctx.answer = JSON.parse(answer)
   let out

@@ -10,6 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{from_json, get, js_error, to_json, type_name};
 use super::host::{set, signal_from, JsClock, JsSignal};
+use super::run_context::Unfired;
 use super::tool_result::decode_outcome;
 use crate::core::execute::run_checked;
 use crate::core::host::LocalBoxFuture;
@@ -32,11 +33,13 @@ impl Tool for JsTool {
     fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
         let name = self.spec.name.clone();
         let (this, func) = (self.this.clone(), self.func.clone());
-        let signal = ctx
-            .signal
-            .as_ref()
-            .and_then(|s| s.as_any().downcast_ref::<JsSignal>())
-            .map(|s| s.js().clone());
+        let signal = ctx.signal.as_ref().and_then(|s| {
+            let any = s.as_any();
+            match any.downcast_ref::<JsSignal>() {
+                Some(js) => Some(js.js().clone()),
+                None => any.is::<Unfired>().then_some(JsValue::TRUE),
+            }
+        });
         let answer = ctx
             .answer
             .as_ref()

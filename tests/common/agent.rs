@@ -149,6 +149,9 @@ impl Hooks for FakeHooks {
         };
         Box::pin(async move { out })
     }
+    fn has_body_transform(&self) -> bool {
+        true
+    }
     fn body_transform(&self, body: Value) -> Result<Value, String> {
         self.body_transform_seen.borrow_mut().push(body.clone());
         match &self.body_transform {

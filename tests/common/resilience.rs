@@ -120,6 +120,9 @@ impl Hooks for OnErrorHooks {
             .pop_front()
             .unwrap_or(self.fallback)
     }
+    fn has_body_transform(&self) -> bool {
+        true
+    }
     fn body_transform(&self, body: Value) -> Result<Value, String> {
         Ok(body)
     }

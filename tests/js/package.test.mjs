@@ -74,12 +74,19 @@ test("the tarball holds exactly the files a user needs", () => {
   }
   assert.deepEqual(files.filter((f) => !f.includes("/")).sort(), topLevel.sort())
   const nested = files.filter((f) => f.includes("/"))
-  for (const f of nested) assert.match(f, /^(web|node)\/[^/]+$/, `unexpected file ${f}`)
+  // The glue's JS snippets (wasm-bindgen keeps their crate path): src/js/shim.js only.
+  const snippet = /^(web|node)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim\.js$/
+  for (const target of ["web", "node"]) {
+    assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
+  }
+  for (const f of nested.filter((f) => !snippet.test(f))) {
+    assert.match(f, /^(web|node)\/[^/]+$/, `unexpected file ${f}`)
+  }
   for (const needed of ["web/toolnexus.js", "web/toolnexus.d.ts", "web/toolnexus_bg.wasm", "node/toolnexus.js",
     "node/toolnexus.d.ts", "node/toolnexus_bg.wasm", "node/package.json"]) {
     assert.ok(files.includes(needed), `missing ${needed}`)
   }
-  for (const f of files) {
+  for (const f of files.filter((f) => !snippet.test(f))) {
     assert.doesNotMatch(f, /\.(rs|toml|lock|tgz|old|map)$|(^|\/)(src|tests?|target|scripts)\/|\.test\.|\.spec\./, `source or test file ${f}`)
   }
 })

@@ -16,7 +16,7 @@ use crate::core::host::{
 };
 use crate::core::metrics::MetricEvent;
 use crate::core::wire::sse::SseDecoder;
-use crate::core::wire::{Dialect, Reply, WireError};
+use crate::core::wire::{body_json, body_value, Dialect, Reply, WireError};
 
 /// Statuses the default policy retries.
 const RETRYABLE: [u16; 5] = [429, 500, 502, 503, 504];
@@ -319,9 +319,12 @@ impl Llm {
         for (key, value) in allowed {
             body.insert(key.clone(), value.clone());
         }
+        if !self.hooks.has_body_transform() {
+            return Ok(body_json(&body, messages, tools));
+        }
         let body = self
             .hooks
-            .body_transform(Value::Object(body))
+            .body_transform(body_value(body, messages, tools))
             .map_err(|message| RunError::Hook {
                 hook: "bodyTransform",
                 message,

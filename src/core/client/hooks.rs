@@ -80,6 +80,11 @@ pub trait Hooks {
     ) -> HookResult<Option<ToolResult>> {
         Box::pin(async { Ok(None) })
     }
+    /// Whether `body_transform` does anything (when not, the body is serialized straight from
+    /// the transcript, without a copy). An implementation of `body_transform` says `true`.
+    fn has_body_transform(&self) -> bool {
+        false
+    }
     /// The final request body, just before it is sent; returns the body to send.
     fn body_transform(&self, body: Value) -> Result<Value, String> {
         Ok(body)

@@ -188,7 +188,8 @@ impl Client {
             resume,
         } = input;
         let system = self.config.system_with(&toolkit.skills_prompt());
-        let mut tools = toolkit.with_specs(|specs| self.dialect.tools(specs));
+        let dialect = self.dialect.clone();
+        let mut tools = toolkit.tool_list(dialect.name(), |specs| dialect.tools(specs));
         let mut progress = Progress {
             messages: Vec::new(),
             tool_calls: Vec::new(),
@@ -245,7 +246,7 @@ impl Client {
                         message,
                     })?;
                 progress.messages = over.messages.unwrap_or(progress.messages);
-                tools = over.tools.unwrap_or(tools);
+                tools = over.tools.map(Rc::new).unwrap_or(tools);
             }
             let ctx = CallContext {
                 signal: signal.clone(),

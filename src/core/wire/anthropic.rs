@@ -29,6 +29,10 @@ const MAX_TOKENS: u64 = 4096;
 pub struct Anthropic;
 
 impl Dialect for Anthropic {
+    fn name(&self) -> &'static str {
+        "anthropic"
+    }
+
     /// `base_url` without trailing slashes, plus `/messages` after a `/v1`, else `/v1/messages`.
     fn endpoint(&self, base_url: &str) -> String {
         let base = base_url.trim_end_matches('/');
@@ -68,7 +72,7 @@ impl Dialect for Anthropic {
         &self,
         model: &str,
         system: &str,
-        messages: &[Value],
+        _messages: &[Value],
         tools: &Value,
         stream: bool,
     ) -> Map<String, Value> {
@@ -76,9 +80,9 @@ impl Dialect for Anthropic {
         body.insert("model".into(), json!(model));
         body.insert("max_tokens".into(), json!(MAX_TOKENS));
         body.insert("system".into(), json!(system));
-        body.insert("messages".into(), Value::Array(messages.to_vec()));
+        body.insert("messages".into(), Value::Null);
         if non_empty_array(tools) {
-            body.insert("tools".into(), tools.clone());
+            body.insert("tools".into(), Value::Null);
         }
         if stream {
             body.insert("stream".into(), json!(true));

@@ -89,12 +89,16 @@ pub trait Dialect {
     fn endpoint(&self, base_url: &str) -> String;
     /// Headers that carry the key and the version, in order.
     fn auth_headers(&self, api_key: Option<&str>) -> Vec<(String, String)>;
+    /// A short name of the format (`"openai"`, `"anthropic"`), which keys cached tool lists.
+    fn name(&self) -> &'static str;
     /// The tool list in this dialect's schema.
     fn tools(&self, specs: &[&ToolSpec]) -> Value;
     /// The transcript a run starts from: `history` (when non-empty) plus the user's `prompt`;
     /// a dialect that keeps the system prompt in its messages adds it when history is empty.
     fn start(&self, system: &str, history: Vec<Value>, prompt: &str) -> Vec<Value>;
-    /// The request body, keys in the reference order; an empty tool list omits `tools`.
+    /// The request body, keys in the reference order; an empty tool list omits `tools`. The
+    /// `messages` and `tools` entries are `null` placeholders: the caller serializes its own
+    /// transcript and tool list in their place (see [`body_json`]), so a turn copies neither.
     fn body(
         &self,
         model: &str,
@@ -114,4 +118,57 @@ pub trait Dialect {
     /// The tool results recorded in `after` (the transcript entries that follow an assistant
     /// turn), as `(call id, result)` in order.
     fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)>;
+}
+
+/// A body made by [`Dialect::body`] with its placeholders filled, serialized in one pass.
+struct BodyView<'a> {
+    body: &'a Map<String, Value>,
+    messages: &'a [Value],
+    tools: &'a Value,
+}
+
+impl serde::Serialize for BodyView<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.body.len()))?;
+        for (key, value) in self.body {
+            match (key.as_str(), value) {
+                ("messages", Value::Null) => map.serialize_entry(key, self.messages)?,
+                ("tools", Value::Null) => map.serialize_entry(key, self.tools)?,
+                _ => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// The JSON text of `body` with its `messages` and `tools` placeholders filled.
+///
+/// ```
+/// # use toolnexus::core::wire::{body_json, openai::OpenAi, Dialect};
+/// # use serde_json::json;
+/// let messages = [json!({"role": "user", "content": "hi"})];
+/// let tools = json!([]);
+/// let body = OpenAi.body("m", "", &messages, &tools, false);
+/// assert_eq!(body_json(&body, &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
+/// ```
+pub fn body_json(body: &Map<String, Value>, messages: &[Value], tools: &Value) -> String {
+    serde_json::to_string(&BodyView {
+        body,
+        messages,
+        tools,
+    })
+    .unwrap_or_default()
+}
+
+/// `body` with its placeholders filled by copies, for a hook that rewrites the whole body.
+pub fn body_value(mut body: Map<String, Value>, messages: &[Value], tools: &Value) -> Value {
+    for (key, value) in body.iter_mut() {
+        match (key.as_str(), &*value) {
+            ("messages", Value::Null) => *value = Value::Array(messages.to_vec()),
+            ("tools", Value::Null) => *value = tools.clone(),
+            _ => {}
+        }
+    }
+    Value::Object(body)
 }

@@ -37,6 +37,10 @@ impl Dialect for OpenAi {
         headers
     }
 
+    fn name(&self) -> &'static str {
+        "openai"
+    }
+
     /// `[{type: "function", function: {name, description, parameters}}]`.
     fn tools(&self, specs: &[&ToolSpec]) -> Value {
         to_openai(specs.iter().copied())
@@ -58,15 +62,15 @@ impl Dialect for OpenAi {
         &self,
         model: &str,
         _system: &str,
-        messages: &[Value],
+        _messages: &[Value],
         tools: &Value,
         stream: bool,
     ) -> Map<String, Value> {
         let mut body = Map::new();
         body.insert("model".into(), json!(model));
-        body.insert("messages".into(), Value::Array(messages.to_vec()));
+        body.insert("messages".into(), Value::Null);
         if non_empty_array(tools) {
-            body.insert("tools".into(), tools.clone());
+            body.insert("tools".into(), Value::Null);
             body.insert("tool_choice".into(), json!("auto"));
         }
         if stream {
