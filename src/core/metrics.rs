@@ -122,12 +122,12 @@ impl Registry {
                 pending,
                 ms,
             } => {
-                let (is_error, pending) = (is_error.to_string(), pending.to_string());
+                let flag = |on: bool| if on { "true" } else { "false" };
                 let key = labels(&[
                     ("tool", tool),
                     ("source", source),
-                    ("is_error", &is_error),
-                    ("pending", &pending),
+                    ("is_error", flag(*is_error)),
+                    ("pending", flag(*pending)),
                 ]);
                 add(&mut self.tool_calls, key, 1);
                 observe(
@@ -188,7 +188,12 @@ impl Registry {
 }
 
 fn add(map: &mut BTreeMap<String, u64>, key: String, by: u64) {
-    *map.entry(key).or_insert(0) += by;
+    match map.get_mut(&key) {
+        Some(count) => *count += by,
+        None => {
+            map.insert(key, by);
+        }
+    }
 }
 
 fn observe(map: &mut BTreeMap<String, Histogram>, key: String, seconds: f64) {
@@ -204,18 +209,25 @@ fn observe(map: &mut BTreeMap<String, Histogram>, key: String, seconds: f64) {
 
 /// `k="v",k="v"` with values escaped (backslash, double quote, newline).
 fn labels(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| {
-            format!(
-                "{k}=\"{}\"",
-                v.replace('\\', "\\\\")
-                    .replace('"', "\\\"")
-                    .replace('\n', "\\n")
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(",")
+    let size: usize = pairs.iter().map(|(k, v)| k.len() + v.len() + 4).sum();
+    let mut out = String::with_capacity(size);
+    for (i, (key, value)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(key);
+        out.push_str("=\"");
+        for c in value.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                '\n' => out.push_str("\\n"),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    out
 }
 
 fn counter(out: &mut Vec<String>, name: &str, help: &str, map: &BTreeMap<String, u64>) {

@@ -54,17 +54,15 @@ export function fetchText(fetch, url, method, headers, body, signal) {
   )
 }
 
-/** A context's `signal` when the run has none to give: made on first read, never fired. */
-function lazySignal(ctx) {
+/** A context whose `signal` (the run has none to give) is made on first read, never fired. */
+function lazyContext() {
   let signal
-  Object.defineProperty(ctx, "signal", {
-    configurable: true,
-    enumerable: true,
-    get() {
+  return {
+    get signal() {
       if (signal === undefined) signal = new AbortController().signal
       return signal
     },
-  })
+  }
 }
 
 const settled = (value) => (typeof value === "string" ? value : [0, value])
@@ -78,10 +76,9 @@ const failed = (thrown) => [1, thrown]
  * text of `ctx.answer` when there is one.
  */
 export function callTool(func, self, args, signal, timeout, answer) {
-  const ctx = {}
-  if (signal === true) {
-    if (typeof AbortController === "function") lazySignal(ctx)
-  } else if (signal !== undefined) ctx.signal = signal
+  const lazy = signal === true && typeof AbortController === "function"
+  const ctx = lazy ? lazyContext() : {}
+  if (signal !== undefined && signal !== true) ctx.signal = signal
   if (timeout !== undefined) ctx.timeout = timeout
   if (answer !== undefined) ctx.answer = JSON.parse(answer)
   let out

@@ -82,17 +82,19 @@ impl Dialect for OpenAi {
 
     /// Reads `choices[0].message`, its tool calls and `usage`.
     fn parse(&self, text: &str) -> Result<Reply, WireError> {
-        let body: Value =
+        let mut body: Value =
             serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
         if let Some(message) = provider_error(&body) {
             return Err(WireError::Provider(message));
         }
+        let usage = usage(body.get("usage"));
         let message = body
-            .get("choices")
-            .and_then(Value::as_array)
-            .and_then(|choices| choices.first())
-            .and_then(|choice| choice.get("message"))
+            .get_mut("choices")
+            .and_then(Value::as_array_mut)
+            .and_then(|choices| choices.first_mut())
+            .and_then(|choice| choice.get_mut("message"))
             .filter(|m| m.is_object())
+            .map(Value::take)
             .ok_or(WireError::Missing("choices[0].message"))?;
         let tool_calls = message
             .get("tool_calls")
@@ -102,8 +104,8 @@ impl Dialect for OpenAi {
         Ok(Reply {
             text: content_text(message.get("content")),
             tool_calls,
-            usage: usage(body.get("usage")),
-            assistant: message.clone(),
+            usage,
+            assistant: message,
         })
     }
 
