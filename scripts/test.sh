@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 layer() { printf '\n=== %s ===\n' "$*"; }
+# A test that hangs (or spins) fails its file after 2 minutes, and a whole layer after 15: a
+# hang is a failure, never an overtime CI run.
+js_tests() { timeout --kill-after=10 900 node --test --test-timeout=120000 "$@"; }
 
 layer "1/8 static checks: rustfmt, clippy (host and wasm32), core purity"
 cargo fmt --check
@@ -19,10 +22,10 @@ if grep -qE 'FAILED|error(\[|:)' target/host-tests.log || ! grep -q 'test result
 fi
 
 layer "3/8 conformance fixtures (../shared/conformance, skipped when absent)"
-node --test tests/conformance/
+js_tests tests/conformance/
 
 layer "4/8 public JS API on the built package: node --test tests/js"
-node --test tests/js/
+js_tests tests/js/
 
 layer "5/8 types: tsc --noEmit --strict over examples/ and the type tests"
 node_modules/.bin/tsc -p tests/types/tsconfig.json

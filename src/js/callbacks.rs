@@ -59,28 +59,40 @@ fn decode_result(hook: &str, value: &JsValue) -> Result<Option<ToolResult>, Stri
 /// `hooks: {beforeLLM, afterLLM, beforeTool, afterTool}` and `bodyTransform`.
 pub struct JsHooks {
     hooks: JsValue,
+    /// Whether `hooks` is an object at all: without one, no hook is ever looked up.
+    any: bool,
     body_transform: Option<Function>,
     on_error: Option<Function>,
 }
 
 impl JsHooks {
-    /// Wraps the `hooks` object (may be `undefined`) and the `bodyTransform` function.
+    /// Wraps the `hooks` object (may be `undefined`) and the `bodyTransform` function. Each
+    /// hook is looked up on the object when it is due, so a hook added later is seen.
     pub fn new(
         hooks: JsValue,
         body_transform: Option<Function>,
         on_error: Option<Function>,
     ) -> Self {
         JsHooks {
+            any: hooks.is_object() || hooks.is_function(),
             hooks,
             body_transform,
             on_error,
+        }
+    }
+
+    fn hook(&self, key: &str) -> Option<Function> {
+        if self.any {
+            function(&self.hooks, key)
+        } else {
+            None
         }
     }
 }
 
 impl Hooks for JsHooks {
     fn has_before_llm(&self) -> bool {
-        function(&self.hooks, "beforeLLM").is_some()
+        self.hook("beforeLLM").is_some()
     }
 
     fn before_llm(
@@ -90,7 +102,7 @@ impl Hooks for JsHooks {
         model: &str,
         turn: u32,
     ) -> HookResult<LlmOverride> {
-        let Some(f) = function(&self.hooks, "beforeLLM") else {
+        let Some(f) = self.hook("beforeLLM") else {
             return Box::pin(async { Ok(LlmOverride::default()) });
         };
         let ev = event(&[
@@ -121,11 +133,11 @@ impl Hooks for JsHooks {
     }
 
     fn has_after_llm(&self) -> bool {
-        function(&self.hooks, "afterLLM").is_some()
+        self.hook("afterLLM").is_some()
     }
 
     fn after_llm(&self, response: &Value, model: &str, turn: u32) -> HookResult<()> {
-        let Some(f) = function(&self.hooks, "afterLLM") else {
+        let Some(f) = self.hook("afterLLM") else {
             return Box::pin(async { Ok(()) });
         };
         let ev = event(&[
@@ -138,7 +150,7 @@ impl Hooks for JsHooks {
     }
 
     fn before_tool(&self, call: &CallInfo, args: &Value) -> HookResult<ToolOverride> {
-        let Some(f) = function(&self.hooks, "beforeTool") else {
+        let Some(f) = self.hook("beforeTool") else {
             return Box::pin(async { Ok(ToolOverride::default()) });
         };
         let ev = event(&call_event(call, args));
@@ -160,7 +172,7 @@ impl Hooks for JsHooks {
         args: &Value,
         result: &ToolResult,
     ) -> HookResult<Option<ToolResult>> {
-        let Some(f) = function(&self.hooks, "afterTool") else {
+        let Some(f) = self.hook("afterTool") else {
             return Box::pin(async { Ok(None) });
         };
         let mut pairs = call_event(call, args);
