@@ -5,13 +5,13 @@ use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{get, js_error, type_name};
+use super::convert::{error_text, get, js_error, type_name};
 use super::exec::{JsExec, NodeExec};
 use super::fs::JsFs;
 use super::host::{random_id, JsClock};
 use super::http::FetchHttp;
 use super::memfs::core_memory_fs;
-use crate::core::builtins::{create, BuiltinHost, Exec};
+use crate::core::builtins::{create, BuiltinHost, Exec, Regex, RegexEngine};
 use crate::core::fs::{MemoryFs, SharedFs};
 use crate::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
 use crate::core::tool::SharedTool;
@@ -30,6 +30,7 @@ pub fn builtin_tools(options: &JsValue) -> Result<Vec<SharedTool>, JsValue> {
     let host = BuiltinHost {
         exec,
         ids: Rc::new(|| random_id("pnd")),
+        regex: Some(Rc::new(JsRegExp)),
         ..BuiltinHost::new(fs, http, Rc::new(JsClock))
     };
     Ok(create(&host))
@@ -146,5 +147,41 @@ impl Http for NoFetch {
                 "fetch is not available in this runtime".into(),
             ))
         })
+    }
+}
+
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = compileRegExp)]
+    fn shim_compile_regexp(pattern: &str) -> JsValue;
+    #[wasm_bindgen(js_name = matchingLines)]
+    fn shim_matching_lines(re: &JsValue, text: &str, limit: u32) -> Vec<u32>;
+}
+
+/// `grep`'s engine: JavaScript's own `RegExp`, so a pattern means what it means in JS.
+struct JsRegExp;
+
+/// A compiled `RegExp`.
+struct CompiledRegExp(JsValue);
+
+impl RegexEngine for JsRegExp {
+    fn compile(&self, pattern: &str) -> Result<Box<dyn Regex>, String> {
+        let compiled = shim_compile_regexp(pattern);
+        if compiled.is_instance_of::<js_sys::RegExp>() {
+            Ok(Box::new(CompiledRegExp(compiled)))
+        } else {
+            let thrown = js_sys::Reflect::get_u32(&compiled, 1).unwrap_or(JsValue::UNDEFINED);
+            Err(error_text(&thrown))
+        }
+    }
+}
+
+impl Regex for CompiledRegExp {
+    fn matching_lines(&self, text: &str, limit: usize) -> Vec<usize> {
+        let limit = u32::try_from(limit).unwrap_or(u32::MAX);
+        shim_matching_lines(&self.0, text, limit)
+            .into_iter()
+            .map(|i| i as usize)
+            .collect()
     }
 }

@@ -54,6 +54,25 @@ export function fetchText(fetch, url, method, headers, body, signal) {
   )
 }
 
+/** `new RegExp(pattern)`, or `[1, thrown]` when the pattern is invalid. */
+export function compileRegExp(pattern) {
+  try {
+    return new RegExp(pattern)
+  } catch (thrown) {
+    return [1, thrown]
+  }
+}
+
+/** The indices of the lines of `text` (split on "\n") that `re.test` accepts, at most `limit`. */
+export function matchingLines(re, text, limit) {
+  const out = []
+  const lines = text.split("\n")
+  for (let i = 0; i < lines.length && out.length < limit; i++) {
+    if (re.test(lines[i])) out.push(i)
+  }
+  return Uint32Array.from(out)
+}
+
 /** A context whose `signal` (the run has none to give) is made on first read, never fired. */
 function lazyContext() {
   let signal

@@ -9,7 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use toolnexus::core::builtins::{create, BuiltinHost, Exec, ExecOutput};
+use toolnexus::core::builtins::{create, BuiltinHost, Exec, ExecOutput, Regex, RegexEngine};
 use toolnexus::core::fs::{
     normalize, DirEntry, EntryKind, Fs, FsError, FsFuture, MemoryFs, SharedFs,
 };
@@ -273,10 +273,11 @@ pub struct Kit {
 
 impl Kit {
     pub fn on(fs: SharedFs) -> Self {
-        Kit::with(
-            BuiltinHost::new(fs, Rc::new(NoNet), TestClock::never()),
-            None,
-        )
+        let host = BuiltinHost {
+            regex: Some(Rc::new(LiteRegex)),
+            ..BuiltinHost::new(fs, Rc::new(NoNet), TestClock::never())
+        };
+        Kit::with(host, None)
     }
 
     pub fn with(host: BuiltinHost, config: Option<Value>) -> Self {
@@ -300,6 +301,33 @@ impl Kit {
             .tools()
             .iter()
             .map(|t| t.spec().name.clone())
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A regular-expression engine for grep (the wasm build uses JavaScript's RegExp).
+
+/// `regex-lite` as grep's engine.
+pub struct LiteRegex;
+
+struct LiteCompiled(regex_lite::Regex);
+
+impl RegexEngine for LiteRegex {
+    fn compile(&self, pattern: &str) -> Result<Box<dyn Regex>, String> {
+        regex_lite::Regex::new(pattern)
+            .map(|r| Box::new(LiteCompiled(r)) as Box<dyn Regex>)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Regex for LiteCompiled {
+    fn matching_lines(&self, text: &str, limit: usize) -> Vec<usize> {
+        text.split('\n')
+            .enumerate()
+            .filter(|(_, line)| self.0.is_match(line))
+            .map(|(index, _)| index)
+            .take(limit)
             .collect()
     }
 }

@@ -74,6 +74,24 @@ test("a MemoryFileSystem passed as fs is the one the tools use, and survives a r
   assert.equal(grep.output, "/notes/todo.md:1:- oat milk")
 })
 
+test("grep speaks JavaScript's RegExp: lookbehind, named groups, \\p{L}; an invalid pattern reports RegExp's own message", async () => {
+  const files = new MemoryFileSystem({ "/r/a.txt": "price: $42\nid=7\nnaïve café\n$x\n", "/r/b.txt": "cost $9\n" })
+  const toolkit = await createToolkit({ fs: files })
+  const grep = (pattern, extra = {}) => toolkit.execute("grep", { pattern, path: "/r", ...extra })
+  assert.equal((await grep("(?<=\\$)\\d+")).output, "/r/a.txt:1:price: $42\n/r/b.txt:1:cost $9")
+  assert.equal((await grep("id=(?<n>\\d)")).output, "/r/a.txt:2:id=7")
+  assert.equal((await grep("^\\p{L}+ \\p{L}+$")).output, "", "no u flag: \\p is a literal p, as in JS")
+  assert.equal((await grep("ï")).output, "/r/a.txt:3:naïve café")
+  assert.deepEqual(JSON.parse(JSON.stringify((await grep("\\$", { limit: 2 })).metadata)), { count: 2 })
+  let message
+  try {
+    new RegExp("(unclosed")
+  } catch (e) {
+    message = e.message
+  }
+  assert.deepEqual(await grep("(unclosed"), { output: `grep: invalid regex: ${message}`, isError: true })
+})
+
 async function onRealFs(toolkit, dir) {
   const file = path.join(dir, "sub", "a.txt")
   const wrote = await toolkit.execute("write", { path: file, content: "alpha\nbeta\n" })

@@ -31,6 +31,7 @@ mod webfetch;
 pub use bash::{Exec, ExecOutput};
 pub use html::{html_to_markdown, html_to_text};
 pub use question::render_questions;
+pub use search::{Regex, RegexEngine, SharedRegexEngine};
 pub use toggle::{enabled, select, tool_enabled, BUILTIN_NAMES};
 pub use tool::Builtin;
 
@@ -56,6 +57,8 @@ pub struct BuiltinHost {
     pub exec: Option<Rc<dyn Exec>>,
     /// Ids of `question` suspensions (the JS glue uses random ids).
     pub ids: IdMaker,
+    /// `grep`'s regular expressions; without an engine `grep` answers with an error.
+    pub regex: Option<SharedRegexEngine>,
 }
 
 impl BuiltinHost {
@@ -72,6 +75,7 @@ impl BuiltinHost {
             clock,
             exec: None,
             ids,
+            regex: None,
         }
     }
 }
@@ -88,7 +92,7 @@ pub fn create(host: &BuiltinHost) -> Vec<SharedTool> {
     tools.push(Rc::new(files::read(fs.clone())));
     tools.push(Rc::new(files::write(fs.clone())));
     tools.push(Rc::new(edit::tool(fs.clone())));
-    tools.push(Rc::new(search::grep(fs.clone())));
+    tools.push(Rc::new(search::grep(fs.clone(), host.regex.clone())));
     tools.push(Rc::new(search::glob(fs.clone())));
     tools.push(Rc::new(webfetch::tool(
         host.http.clone(),

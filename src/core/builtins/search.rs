@@ -3,6 +3,7 @@
 
 use serde_json::json;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use super::args;
 use super::glob::Glob;
@@ -11,6 +12,39 @@ use crate::core::fs::{basename, join, resolve, DirEntry, EntryKind, SharedFs};
 
 const IGNORED_DIRS: [&str; 2] = ["node_modules", ".git"];
 const DEFAULT_LIMIT: i64 = 100;
+
+/// A compiled regular expression of the host's engine.
+pub trait Regex {
+    /// The 0-based indices of the lines of `text` (split on `\n`) it matches, at most `limit`.
+    fn matching_lines(&self, text: &str, limit: usize) -> Vec<usize>;
+}
+
+/// The host's regular expressions, which `grep` searches with: JavaScript's `RegExp` in the
+/// wasm build (so a pattern means exactly what it means to a JS port), any engine in a test.
+///
+/// ```
+/// # use toolnexus::core::builtins::{Regex, RegexEngine};
+/// struct Literal(String);
+/// impl Regex for Literal {
+///     fn matching_lines(&self, text: &str, limit: usize) -> Vec<usize> {
+///         text.split('\n').enumerate().filter(|(_, l)| l.contains(&self.0)).map(|(i, _)| i).take(limit).collect()
+///     }
+/// }
+/// struct Literals;
+/// impl RegexEngine for Literals {
+///     fn compile(&self, pattern: &str) -> Result<Box<dyn Regex>, String> {
+///         Ok(Box::new(Literal(pattern.to_owned())))
+///     }
+/// }
+/// assert_eq!(Literals.compile("b").unwrap().matching_lines("a\nb\nab", 10), vec![1, 2]);
+/// ```
+pub trait RegexEngine {
+    /// Compiles `pattern`; `Err` holds the engine's reason when it is not a valid expression.
+    fn compile(&self, pattern: &str) -> Result<Box<dyn Regex>, String>;
+}
+
+/// A shared regular-expression engine.
+pub type SharedRegexEngine = Rc<dyn RegexEngine>;
 
 /// One file found by the walk: its path relative to the root, and how to show it.
 struct Found {
@@ -83,7 +117,7 @@ fn limit_of(args: &serde_json::Value) -> usize {
 
 /// `grep {pattern, path?, include?, limit?}`: `file:line:text` for every line matching the
 /// regex, in file order, at most `limit` (100) of them.
-pub fn grep(fs: SharedFs) -> Builtin {
+pub fn grep(fs: SharedFs, regex: Option<SharedRegexEngine>) -> Builtin {
     let schema = r#"{
         "type": "object",
         "properties": {
@@ -99,11 +133,13 @@ pub fn grep(fs: SharedFs) -> Builtin {
                        and lists matching lines as file:line:text. include narrows the files \
                        by a glob such as *.ts.";
     Builtin::new("grep", description, schema, move |args, _ctx| {
-        let fs = fs.clone();
+        let (fs, engine) = (fs.clone(), regex.clone());
         Box::pin(async move {
             let pattern = args::required(&args, "pattern")?;
-            let regex =
-                regex_lite::Regex::new(&pattern).map_err(|e| format!("invalid regex: {e}"))?;
+            let engine = engine.ok_or("this host has no regular-expression engine")?;
+            let regex = engine
+                .compile(&pattern)
+                .map_err(|e| format!("invalid regex: {e}"))?;
             let root = args::optional(&args, "path").unwrap_or_else(|| fs.cwd());
             let include = args::optional(&args, "include").map(|g| Glob::new(&g));
             let limit = limit_of(&args);
@@ -119,11 +155,9 @@ pub fn grep(fs: SharedFs) -> Builtin {
                 let Ok(text) = fs.read(&absolute).await else {
                     continue;
                 };
-                let hits = text
-                    .split('\n')
-                    .enumerate()
-                    .filter(|(_, l)| regex.is_match(l));
-                for (index, line) in hits.take(limit - matches.len()) {
+                let lines: Vec<&str> = text.split('\n').collect();
+                for index in regex.matching_lines(&text, limit - matches.len()) {
+                    let line = lines.get(index).copied().unwrap_or_default();
                     matches.push(format!("{}:{}:{line}", file.shown, index + 1));
                 }
             }
