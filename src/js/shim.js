@@ -84,7 +84,25 @@ function lazyContext() {
   }
 }
 
-const settled = (value) => (typeof value === "string" ? value : [0, value])
+/**
+ * A settled tool value: a string as it is; a plain ToolResult `{output: string, isError?:
+ * boolean}` without metadata as `[2, output, isError]` (read without a crossing per field);
+ * anything else as `[0, value]`, for the Rust side to decode.
+ */
+const settled = (value) => {
+  if (typeof value === "string") return value
+  if (value !== null && typeof value === "object" && !(value instanceof Error)) {
+    try {
+      const { output, isError, metadata } = value
+      if (typeof output === "string" && (isError === undefined || typeof isError === "boolean") && metadata == null) {
+        return [2, output, isError === true]
+      }
+    } catch {
+      // A throwing getter: the Rust side decodes the value and reports it.
+    }
+  }
+  return [0, value]
+}
 const failed = (thrown) => [1, thrown]
 
 /**

@@ -57,7 +57,7 @@ impl Tool for JsTool {
             } else {
                 returned
             };
-            decode_outcome(&name, shim_outcome(outcome))
+            shim_result(&name, outcome)
         })
     }
 }
@@ -76,16 +76,21 @@ extern "C" {
     ) -> JsValue;
 }
 
-/// Reads what `callTool` gave back: a string (the output), `[0, value]` or `[1, thrown]`.
-fn shim_outcome(outcome: JsValue) -> Result<JsValue, JsValue> {
-    if outcome.is_string() {
-        return Ok(outcome);
+/// Reads what `callTool` gave back: a string (the output), `[2, output, isError]` (a plain
+/// ToolResult), `[0, value]` (anything else) or `[1, thrown]`, as the tool's result.
+fn shim_result(name: &str, outcome: JsValue) -> ToolResult {
+    if let Some(output) = outcome.as_string() {
+        return ToolResult::ok(output);
     }
     let part = |i: u32| js_sys::Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
-    if part(0).as_f64() == Some(0.0) {
-        Ok(part(1))
-    } else {
-        Err(part(1))
+    match part(0).as_f64() {
+        Some(kind) if kind == 2.0 => ToolResult {
+            output: part(1).as_string().unwrap_or_default(),
+            is_error: part(2).is_truthy(),
+            metadata: None,
+        },
+        Some(kind) if kind == 0.0 => decode_outcome(name, Ok(part(1))),
+        _ => decode_outcome(name, Err(part(1))),
     }
 }
 
