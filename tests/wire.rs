@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use toolnexus::core::spec::ToolSpec;
 use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::{
-    anthropic::Anthropic, body_json, openai::OpenAi, Dialect, ToolCall, WireError,
+    anthropic::Anthropic, body_json, openai::OpenAi, Dialect, ToolCall, ToolList, WireError,
 };
 
 fn spec(name: &str) -> ToolSpec {
@@ -21,7 +21,11 @@ fn body(d: &dyn Dialect, system: &str, with_tools: bool, stream: bool) -> String
     let both = [&a, &b];
     let tools = d.tools(if with_tools { &both } else { &[] });
     let msgs = d.start(system, Vec::new(), "hi \"there\"\n");
-    body_json(&d.body("m-1", system, &msgs, &tools, stream), &msgs, &tools)
+    body_json(
+        &d.body("m-1", system, &msgs, &tools, stream),
+        &msgs,
+        &ToolList::new(tools.clone()),
+    )
 }
 
 fn call(id: &str, name: &str, args: Result<Value, String>) -> ToolCall {
@@ -52,7 +56,7 @@ fn openai_bodies_are_byte_exact() {
     // Not an array: treated as no tools.
     let b = OpenAi.body("m", "", &[], &json!({"x": 1}), false);
     assert_eq!(
-        body_json(&b, &[], &json!({"x": 1})),
+        body_json(&b, &[], &ToolList::new(json!({"x": 1}))),
         r#"{"model":"m","messages":[]}"#
     );
 }
@@ -87,7 +91,7 @@ fn bodies_escape_like_json_stringify() {
     let b = body_json(
         &Anthropic.body("m", "", &msgs, &json!([]), false),
         &msgs,
-        &json!([]),
+        &ToolList::new(json!([])),
     );
     let want = "{\"model\":\"m\",\"max_tokens\":4096,\"system\":\"\",\"messages\":[{\"role\":\"user\",\"content\":\"é \\\"q\\\" \\u0001\\n\\t/ \u{2028} \u{7f}\"}]}";
     assert_eq!(b, want);

@@ -12,6 +12,7 @@ use super::host::{Clock, LocalBoxFuture};
 use super::spec::ToolSpec;
 use super::tool::{Context, SharedTool};
 use super::types::ToolResult;
+use super::wire::ToolList;
 
 /// Every tool source, before assembly.
 #[derive(Default)]
@@ -54,7 +55,7 @@ struct Inner {
     tools: Vec<SharedTool>,
     index: HashMap<String, usize>,
     /// Provider tool lists already built, by format name; cleared when a tool is registered.
-    lists: Vec<(&'static str, Rc<Value>)>,
+    lists: Vec<(&'static str, Rc<ToolList>)>,
 }
 
 impl Toolkit {
@@ -125,16 +126,17 @@ impl Toolkit {
     /// let kit = Toolkit::default();
     /// let list = kit.tool_list("openai", |specs| to_openai(specs.iter().copied()));
     /// assert!(std::rc::Rc::ptr_eq(&list, &kit.tool_list("openai", |_| unreachable!())));
+    /// assert_eq!(list.text(), "[]");
     /// ```
     pub fn tool_list(
         &self,
         format: &'static str,
         build: impl FnOnce(&[&ToolSpec]) -> Value,
-    ) -> Rc<Value> {
+    ) -> Rc<ToolList> {
         if let Some((_, list)) = self.inner.borrow().lists.iter().find(|(f, _)| *f == format) {
             return list.clone();
         }
-        let list = Rc::new(self.with_specs(build));
+        let list = Rc::new(ToolList::new(self.with_specs(build)));
         self.inner.borrow_mut().lists.push((format, list.clone()));
         list
     }

@@ -83,13 +83,13 @@ fn shim_result(name: &str, outcome: JsValue) -> ToolResult {
         return ToolResult::ok(output);
     }
     let part = |i: u32| js_sys::Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
-    match part(0).as_f64() {
-        Some(kind) if kind == 2.0 => ToolResult {
+    match part(0).as_f64().map(|kind| kind as u8) {
+        Some(2) => ToolResult {
             output: part(1).as_string().unwrap_or_default(),
             is_error: part(2).is_truthy(),
             metadata: None,
         },
-        Some(kind) if kind == 0.0 => decode_outcome(name, Ok(part(1))),
+        Some(0) => decode_outcome(name, Ok(part(1))),
         _ => decode_outcome(name, Err(part(1))),
     }
 }

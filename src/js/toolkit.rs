@@ -193,31 +193,30 @@ impl ToolkitHandle {
     /// OpenAI tool schemas: `[{type: "function", function: {name, description, parameters}}]`.
     #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
     pub fn to_openai(&self) -> JsValue {
-        let json = self
+        let list = self
             .state
             .kit
-            .with_specs(|specs| adapters::to_openai(specs.iter().copied()));
-        from_json_text(&json.to_string())
+            .tool_list("openai", |specs| adapters::to_openai(specs.iter().copied()));
+        from_json_text(list.text())
     }
 
     /// Anthropic tool schemas: `[{name, description, input_schema}]`.
     #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
     pub fn to_anthropic(&self) -> JsValue {
-        let json = self
-            .state
-            .kit
-            .with_specs(|specs| adapters::to_anthropic(specs.iter().copied()));
-        from_json_text(&json.to_string())
+        let list = self.state.kit.tool_list("anthropic", |specs| {
+            adapters::to_anthropic(specs.iter().copied())
+        });
+        from_json_text(list.text())
     }
 
     /// Gemini tool schemas: `[{functionDeclarations: [{name, description, parameters}]}]`.
     #[wasm_bindgen(js_name = toGemini, unchecked_return_type = "GeminiTools")]
     pub fn to_gemini(&self) -> JsValue {
-        let json = self
+        let list = self
             .state
             .kit
-            .with_specs(|specs| adapters::to_gemini(specs.iter().copied()));
-        from_json_text(&json.to_string())
+            .tool_list("gemini", |specs| adapters::to_gemini(specs.iter().copied()));
+        from_json_text(list.text())
     }
 
     /// Ends every MCP session (a DELETE for remote servers, stopping local ones).

@@ -260,3 +260,17 @@ test("unicode survives the round trip to the server and back", async () => {
   assert.equal(r.text, text)
   assert.deepEqual(stub.requests[0].body.messages, [{ role: "system", content: text }, { role: "user", content: text }])
 })
+
+test("a tool registered between runs is in the next run's request body", async () => {
+  const toolkit = await createToolkit({ builtins: false, extraTools: [weather] })
+  const client = createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m" })
+  stub.script(openai.text("one"))
+  await client.run("first", { toolkit })
+  const sent = () => stub.requests.at(-1).body.tools.map((t) => t.function.name)
+  assert.deepEqual(sent(), ["get_weather"])
+  toolkit.register(time)
+  stub.script(openai.text("two"))
+  await client.run("second", { toolkit })
+  assert.deepEqual(sent(), ["get_weather", "get_time"])
+  assert.deepEqual(stub.requests.at(-1).body.tools, toolkit.toOpenAI())
+})

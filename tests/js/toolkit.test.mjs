@@ -207,3 +207,19 @@ test("options of later versions are refused with code unsupported, never ignored
   // MCP servers have landed (tests/js/mcp-*.test.mjs); a config file that is not there rejects.
   await rejects({ mcpConfig: "./no-such-mcp.json" }, "invalid_config")
 })
+
+test("provider schemas are fresh copies each call and follow register (the cached lists are dropped)", async () => {
+  const toolkit = await createToolkit({ builtins: false, extraTools: [named("a")] })
+  for (const format of ["toOpenAI", "toAnthropic", "toGemini"]) {
+    const first = toolkit[format]()
+    const again = toolkit[format]()
+    assert.notEqual(first, again)
+    assert.deepEqual(first, again)
+    ;(Array.isArray(first) ? first : [first]).length = 0
+    assert.deepEqual(toolkit[format](), again, `${format}: mutating a result changes nothing`)
+  }
+  toolkit.register(named("b"))
+  assert.deepEqual(toolkit.toOpenAI().map((t) => t.function.name), ["a", "b"])
+  assert.deepEqual(toolkit.toAnthropic().map((t) => t.name), ["a", "b"])
+  assert.deepEqual(toolkit.toGemini()[0].functionDeclarations.map((t) => t.name), ["a", "b"])
+})

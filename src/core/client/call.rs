@@ -16,7 +16,7 @@ use crate::core::host::{
 };
 use crate::core::metrics::MetricEvent;
 use crate::core::wire::sse::SseDecoder;
-use crate::core::wire::{body_json, body_value, Dialect, Reply, WireError};
+use crate::core::wire::{body_json, body_value, Dialect, Reply, ToolList, WireError};
 
 /// Statuses the default policy retries.
 const RETRYABLE: [u16; 5] = [429, 500, 502, 503, 504];
@@ -83,7 +83,7 @@ impl Llm {
     pub fn call(
         &self,
         messages: &[Value],
-        tools: &Value,
+        tools: &ToolList,
         system: &str,
         ctx: CallContext,
     ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
@@ -304,14 +304,14 @@ impl Llm {
     fn body_text(
         &self,
         messages: &[Value],
-        tools: &Value,
+        tools: &ToolList,
         system: &str,
         stream: bool,
     ) -> Result<String, RunError> {
         let config = &self.config;
         let mut body = self
             .dialect
-            .body(&config.model, system, messages, tools, stream);
+            .body(&config.model, system, messages, &tools.value, stream);
         let allowed = config
             .request_params
             .iter()
@@ -324,7 +324,7 @@ impl Llm {
         }
         let body = self
             .hooks
-            .body_transform(body_value(body, messages, tools))
+            .body_transform(body_value(body, messages, &tools.value))
             .map_err(|message| RunError::Hook {
                 hook: "bodyTransform",
                 message,

@@ -19,7 +19,7 @@ use crate::core::host::{Clock, Http, LocalBoxFuture, Signal};
 use crate::core::metrics::MetricEvent;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
-use crate::core::wire::{Dialect, Usage};
+use crate::core::wire::{Dialect, ToolList, Usage};
 
 /// A configured agent client, cheap to clone (everything inside is shared).
 #[derive(Clone)]
@@ -239,14 +239,17 @@ impl Client {
             if self.hooks.has_before_llm() {
                 let over = self
                     .hooks
-                    .before_llm(&progress.messages, &tools, &self.config.model, turn)
+                    .before_llm(&progress.messages, &tools.value, &self.config.model, turn)
                     .await
                     .map_err(|message| RunError::Hook {
                         hook: "beforeLLM",
                         message,
                     })?;
                 progress.messages = over.messages.unwrap_or(progress.messages);
-                tools = over.tools.map(Rc::new).unwrap_or(tools);
+                tools = over
+                    .tools
+                    .map(|list| Rc::new(ToolList::new(list)))
+                    .unwrap_or(tools);
             }
             let ctx = CallContext {
                 signal: signal.clone(),

@@ -120,45 +120,65 @@ pub trait Dialect {
     fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)>;
 }
 
-/// A body made by [`Dialect::body`] with its placeholders filled, serialized in one pass.
-struct BodyView<'a> {
-    body: &'a Map<String, Value>,
-    messages: &'a [Value],
-    tools: &'a Value,
+/// A provider tool list, kept both as data (for hooks) and as its JSON text (spliced into
+/// every request body and handed to `toOpenAI()` & co. without serializing it again).
+///
+/// ```
+/// # use toolnexus::core::wire::ToolList;
+/// let list = ToolList::new(serde_json::json!([{"name": "a"}]));
+/// assert_eq!(list.text(), r#"[{"name":"a"}]"#);
+/// ```
+pub struct ToolList {
+    /// The list as data.
+    pub value: Value,
+    text: String,
 }
 
-impl serde::Serialize for BodyView<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(self.body.len()))?;
-        for (key, value) in self.body {
-            match (key.as_str(), value) {
-                ("messages", Value::Null) => map.serialize_entry(key, self.messages)?,
-                ("tools", Value::Null) => map.serialize_entry(key, self.tools)?,
-                _ => map.serialize_entry(key, value)?,
-            }
-        }
-        map.end()
+impl ToolList {
+    /// Keeps `value` and its JSON text.
+    pub fn new(value: Value) -> Self {
+        let text = value.to_string();
+        ToolList { value, text }
+    }
+
+    /// The JSON text of the list.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 }
 
 /// The JSON text of `body` with its `messages` and `tools` placeholders filled.
 ///
 /// ```
-/// # use toolnexus::core::wire::{body_json, openai::OpenAi, Dialect};
+/// # use toolnexus::core::wire::{body_json, openai::OpenAi, Dialect, ToolList};
 /// # use serde_json::json;
 /// let messages = [json!({"role": "user", "content": "hi"})];
-/// let tools = json!([]);
-/// let body = OpenAi.body("m", "", &messages, &tools, false);
+/// let tools = ToolList::new(json!([]));
+/// let body = OpenAi.body("m", "", &messages, &tools.value, false);
 /// assert_eq!(body_json(&body, &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
 /// ```
-pub fn body_json(body: &Map<String, Value>, messages: &[Value], tools: &Value) -> String {
-    serde_json::to_string(&BodyView {
-        body,
-        messages,
-        tools,
-    })
-    .unwrap_or_default()
+pub fn body_json(body: &Map<String, Value>, messages: &[Value], tools: &ToolList) -> String {
+    let mut out = Vec::with_capacity(tools.text.len() + 256 * (messages.len() + 1));
+    out.push(b'{');
+    for (i, (key, value)) in body.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        // Writing to a Vec cannot fail, and a Value always serializes.
+        let _ = serde_json::to_writer(&mut out, key);
+        out.push(b':');
+        match (key.as_str(), value) {
+            ("messages", Value::Null) => {
+                let _ = serde_json::to_writer(&mut out, messages);
+            }
+            ("tools", Value::Null) => out.extend_from_slice(tools.text.as_bytes()),
+            _ => {
+                let _ = serde_json::to_writer(&mut out, value);
+            }
+        }
+    }
+    out.push(b'}');
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// `body` with its placeholders filled by copies, for a hook that rewrites the whole body.
