@@ -23,6 +23,7 @@ fn body(d: &dyn Dialect, system: &str, with_tools: bool, stream: bool) -> String
     let msgs = d.start(system, Vec::new(), "hi \"there\"\n");
     body_json(
         &d.body("m-1", system, &msgs, &tools, stream),
+        "",
         &msgs,
         &ToolList::new(tools.clone()),
     )
@@ -56,7 +57,7 @@ fn openai_bodies_are_byte_exact() {
     // Not an array: treated as no tools.
     let b = OpenAi.body("m", "", &[], &json!({"x": 1}), false);
     assert_eq!(
-        body_json(&b, &[], &ToolList::new(json!({"x": 1}))),
+        body_json(&b, "", &[], &ToolList::new(json!({"x": 1}))),
         r#"{"model":"m","messages":[]}"#
     );
 }
@@ -90,6 +91,7 @@ fn bodies_escape_like_json_stringify() {
     let msgs = [json!({"role": "user", "content": "é \"q\" \u{1}\n\t/ \u{2028} \u{7f}"})];
     let b = body_json(
         &Anthropic.body("m", "", &msgs, &json!([]), false),
+        "",
         &msgs,
         &ToolList::new(json!([])),
     );

@@ -30,6 +30,13 @@ pub fn run_error(error: &RunError) -> JsValue {
 
 type RunFuture = LocalBoxFuture<'static, Result<RunResult, RunError>>;
 
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// See `shim.js`: `result.messages` = the parsed history, then the run's own messages.
+    #[wasm_bindgen(js_name = prependHistory)]
+    fn shim_prepend_history(result: &JsValue, history: &str) -> JsValue;
+}
+
 fn promise_of(future: RunFuture) -> js_sys::Promise {
     wasm_bindgen_futures::future_to_promise(async move {
         future
@@ -88,6 +95,7 @@ impl ClientHandle {
             toolkit: c.toolkit,
             prompt: String::new(),
             history: c.history,
+            history_text: None,
             signal,
             events: None,
             resume,
@@ -112,6 +120,7 @@ impl ClientHandle {
             toolkit: c.toolkit,
             prompt,
             history: c.history,
+            history_text: c.history_text,
             signal: signal.clone(),
             events,
             resume: None,
@@ -143,12 +152,19 @@ impl ClientHandle {
         #[wasm_bindgen(unchecked_param_type = "RunOptions")] ctx: JsValue,
     ) -> js_sys::Promise {
         let started = prompt_of(&prompt, "run").and_then(|prompt| {
-            let mut c = RunContext::read(&ctx, "run")?;
+            // The history stays JSON text (never parsed in wasm) unless a hook needs it.
+            let keep_text = !self.core.hooks.has_before_llm();
+            let mut c = RunContext::read_with(&ctx, "run", keep_text)?;
             c.id = None;
-            Ok(self.start(prompt, c, None).0)
+            let text = c.history_text.clone();
+            Ok((self.start(prompt, c, None).0, text))
         });
         match started {
-            Ok(future) => promise_of(future),
+            Ok((future, None)) => promise_of(future),
+            Ok((future, Some(text))) => wasm_bindgen_futures::future_to_promise(async move {
+                let result = future.await.map_err(|e| run_error(&e))?;
+                Ok(shim_prepend_history(&from_json(&result), &text))
+            }),
             Err(e) => js_sys::Promise::reject(&e),
         }
     }
@@ -308,6 +324,7 @@ impl Conversation {
             toolkit,
             prompt,
             history,
+            history_text: None,
             signal,
             events: None,
             resume: None,

@@ -22,6 +22,9 @@ pub struct RunContext {
     pub caller: Option<Rc<JsSignal>>,
     /// `ctx.history`.
     pub history: Vec<Value>,
+    /// `ctx.history` as the JSON text of a non-empty array, when read with `keep_text` (then
+    /// `history` is empty): the core splices it into requests without parsing it.
+    pub history_text: Option<Rc<str>>,
     /// `ctx.id`.
     pub id: Option<String>,
     /// `ctx.on_text`.
@@ -31,6 +34,11 @@ pub struct RunContext {
 impl RunContext {
     /// Reads `ctx`; `what` names the method in error messages.
     pub fn read(ctx: &JsValue, what: &str) -> Result<RunContext, JsValue> {
+        Self::read_with(ctx, what, false)
+    }
+
+    /// Reads `ctx`; with `keep_text`, an array `ctx.history` is kept as its JSON text only.
+    pub fn read_with(ctx: &JsValue, what: &str, keep_text: bool) -> Result<RunContext, JsValue> {
         let invalid = |m: String| js_error("invalid_options", &m);
         let toolkit = core_toolkit(&get(ctx, "toolkit")).ok_or_else(|| {
             invalid(format!(
@@ -38,13 +46,19 @@ impl RunContext {
             ))
         })?;
         let caller = signal_from(ctx).map_err(|m| invalid(format!("{what}: {m}")))?;
-        let history = match to_json(&get(ctx, "history")) {
-            Ok(Value::Null) => Vec::new(),
-            Ok(Value::Array(messages)) => messages,
-            _ => {
-                return Err(invalid(format!(
-                    "{what}: ctx.history must be an array of messages"
-                )))
+        let raw_history = get(ctx, "history");
+        let history_text = keep_text.then(|| history_text(&raw_history)).flatten();
+        let history = if history_text.is_some() {
+            Vec::new()
+        } else {
+            match to_json(&raw_history) {
+                Ok(Value::Null) => Vec::new(),
+                Ok(Value::Array(messages)) => messages,
+                _ => {
+                    return Err(invalid(format!(
+                        "{what}: ctx.history must be an array of messages"
+                    )))
+                }
             }
         };
         let id = string_opt(ctx, "id", what)?;
@@ -53,6 +67,7 @@ impl RunContext {
             toolkit,
             caller,
             history,
+            history_text,
             id,
             on_text,
         })
@@ -94,4 +109,15 @@ impl Cancel for Unfired {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// The JSON text of `history` when it is an array that stringifies to a non-empty array;
+/// `None` for anything else (the caller then decodes it the ordinary way, errors included).
+fn history_text(history: &JsValue) -> Option<Rc<str>> {
+    if !js_sys::Array::is_array(history) {
+        return None;
+    }
+    let text = js_sys::JSON::stringify(history).ok()?.as_string()?;
+    let is_items = text.starts_with('[') && text.ends_with(']') && text != "[]";
+    is_items.then(|| Rc::from(text))
 }

@@ -131,3 +131,14 @@ export function callTool(func, self, args, signal, timeout, answer) {
     return [1, thrown]
   }
 }
+
+/**
+ * A run's result whose `messages` hold only the run's own messages, completed with the history
+ * it continued (`history` is the history's JSON text, so the result holds a fresh copy).
+ */
+export function prependHistory(result, history) {
+  if (result !== null && typeof result === "object" && Array.isArray(result.messages)) {
+    result.messages = JSON.parse(history).concat(result.messages)
+  }
+  return result
+}

@@ -480,6 +480,7 @@ impl Rig {
             toolkit: self.toolkit(),
             prompt: prompt.to_owned(),
             history: self.history.clone(),
+            history_text: None,
             signal: self.signal.clone(),
             events: self.events.clone(),
             resume: None,

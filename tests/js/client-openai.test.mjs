@@ -274,3 +274,37 @@ test("a tool registered between runs is in the next run's request body", async (
   assert.deepEqual(sent(), ["get_weather", "get_time"])
   assert.deepEqual(stub.requests.at(-1).body.tools, toolkit.toOpenAI())
 })
+
+test("run with a history: sent before the prompt (no system message added), returned as a fresh copy, the same with beforeLLM and bodyTransform", async () => {
+  const toolkit = await createToolkit({ builtins: false, extraTools: [weather] })
+  const history = [
+    { role: "user", content: "earlier \u2028 é \"q\"" },
+    { role: "assistant", content: "noted", extra: { keep: [1, 2] } },
+  ]
+  const calls = [{ id: "call_w", name: "get_weather", args: { city: "Paris" } }]
+  const variants = {
+    plain: {},
+    beforeLLM: { hooks: { beforeLLM: () => undefined } },
+    bodyTransform: { bodyTransform: (body) => ({ ...body, seen: true }) },
+  }
+  for (const [label, extra] of Object.entries(variants)) {
+    const client = createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", systemPrompt: "Be terse.", ...extra })
+    stub.script(openai.toolCalls(calls), openai.text("done"))
+    const before = stub.requests.length
+    const r = await client.run("now?", { toolkit, history })
+    const [first, second] = stub.requests.slice(before)
+    const user = { role: "user", content: "now?" }
+    assert.deepEqual(first.body.messages, [...history, user], label)
+    assert.equal(second.body.messages.length, 5, label)
+    assert.deepEqual(second.body.messages.slice(0, 3), [...history, user], label)
+    assert.equal(first.body.seen, label === "bodyTransform" ? true : undefined)
+    assert.deepEqual(r.messages.slice(0, 3), [...history, user], label)
+    assert.equal(r.messages.length, 6, label)
+    assert.notEqual(r.messages[0], history[0], `${label}: a copy, not the caller's object`)
+    assertPlainJson(r)
+  }
+  await assert.rejects(
+    createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m" }).run("x", { toolkit, history: { not: "an array" } }),
+    (e) => e.code === "invalid_options",
+  )
+})

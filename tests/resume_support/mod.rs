@@ -27,6 +27,7 @@ pub fn resume_input(rig: &Rig, history: Vec<Value>, pending: &Request, answer: V
         toolkit: rig.toolkit(),
         prompt: String::new(),
         history,
+        history_text: None,
         signal: None,
         events: None,
         resume: Some(Resume {

@@ -79,16 +79,18 @@ pub fn retry_after_ms(raw: &str) -> Option<f64> {
 }
 
 impl Llm {
-    /// Builds the request now and returns the future that sends it.
+    /// Builds the request now and returns the future that sends it. `prefix` is the JSON text
+    /// of messages that come before `messages` (the items of an array, without brackets).
     pub fn call(
         &self,
+        prefix: &str,
         messages: &[Value],
         tools: &ToolList,
         system: &str,
         ctx: CallContext,
     ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
         let url = self.dialect.endpoint(&self.config.base_url);
-        let body = self.body_text(messages, tools, system, ctx.events.is_some())?;
+        let body = self.body_text(prefix, messages, tools, system, ctx.events.is_some())?;
         let request = HttpRequest {
             method: "POST".into(),
             url,
@@ -303,6 +305,7 @@ impl Llm {
 
     fn body_text(
         &self,
+        prefix: &str,
         messages: &[Value],
         tools: &ToolList,
         system: &str,
@@ -320,11 +323,11 @@ impl Llm {
             body.insert(key.clone(), value.clone());
         }
         if !self.hooks.has_body_transform() {
-            return Ok(body_json(&body, messages, tools));
+            return Ok(body_json(&body, prefix, messages, tools));
         }
         let body = self
             .hooks
-            .body_transform(body_value(body, messages, &tools.value))
+            .body_transform(body_value(body, prefix, messages, &tools.value))
             .map_err(|message| RunError::Hook {
                 hook: "bodyTransform",
                 message,

@@ -48,6 +48,12 @@ pub struct RunInput {
     pub prompt: String,
     /// A transcript to continue.
     pub history: Vec<Value>,
+    /// A transcript to continue given as the JSON text of a non-empty array, in place of
+    /// `history`: it is spliced into every request body as it is and never parsed, and the
+    /// result's `messages` then hold only this run's own messages (the host, which has the
+    /// history, puts it in front). With a `beforeLLM` hook the text is parsed, as the hook
+    /// needs the messages (then `messages` hold everything, as with `history`).
+    pub history_text: Option<Rc<str>>,
     /// Aborts the run. When the host lets the core fire it (`Cancel::abort`), the deadline
     /// fires it too, so in-flight requests stop.
     pub signal: Option<Signal>,
@@ -69,6 +75,9 @@ pub struct Resume {
 
 /// What the loop accumulates.
 pub(super) struct Progress {
+    /// The items of a history given as JSON text (see [`RunInput::history_text`]), which
+    /// come before `messages` in every request; empty otherwise.
+    pub(super) prefix: String,
     pub(super) messages: Vec<Value>,
     pub(super) tool_calls: Vec<ToolCallRecord>,
     pub(super) turns: u32,
@@ -182,15 +191,28 @@ impl Client {
         let RunInput {
             toolkit,
             prompt,
-            history,
+            mut history,
+            history_text,
             signal,
             events,
             resume,
         } = input;
+        let mut prefix = String::new();
+        if let Some(text) = history_text {
+            if self.hooks.has_before_llm() {
+                history = serde_json::from_str(&text).map_err(|e| RunError::Hook {
+                    hook: "beforeLLM",
+                    message: format!("the history is not JSON: {e}"),
+                })?;
+            } else {
+                prefix = array_items(&text).to_owned();
+            }
+        }
         let system = self.config.system_with(&toolkit.skills_prompt());
         let dialect = self.dialect.clone();
         let mut tools = toolkit.tool_list(dialect.name(), |specs| dialect.tools(specs));
         let mut progress = Progress {
+            prefix,
             messages: Vec::new(),
             tool_calls: Vec::new(),
             turns: 0,
@@ -214,6 +236,13 @@ impl Client {
             telemetry: self.telemetry.clone(),
         };
         match resume {
+            None if !progress.prefix.is_empty() => {
+                // A history the core does not hold: start as after a non-empty one (a dialect
+                // adds its system message only to an empty history), without the stand-in.
+                let mut started = self.dialect.start(&system, vec![Value::Null], &prompt);
+                started.retain(|m| !m.is_null());
+                progress.messages = started;
+            }
             None => progress.messages = self.dialect.start(&system, history, &prompt),
             Some(resume) => {
                 if let Some(request) = self
@@ -256,7 +285,9 @@ impl Client {
                 deadline,
                 events: events.clone(),
             };
-            let completion = llm.call(&progress.messages, &tools, &system, ctx)?.await?;
+            let completion = llm
+                .call(&progress.prefix, &progress.messages, &tools, &system, ctx)?
+                .await?;
             progress.usage.add(&completion.reply.usage);
             *counts.borrow_mut() = (
                 progress.turns,
@@ -408,4 +439,14 @@ fn check_signal(signal: &Option<Signal>) -> Result<(), RunError> {
         Some(s) if s.is_aborted() => Err(RunError::Aborted(s.reason())),
         _ => Ok(()),
     }
+}
+
+/// The text between the brackets of a JSON array's text (`[a,b]` → `a,b`), trimmed.
+fn array_items(text: &str) -> &str {
+    let text = text.trim();
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .unwrap_or_default();
+    inner.trim()
 }

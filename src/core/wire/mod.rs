@@ -147,7 +147,8 @@ impl ToolList {
     }
 }
 
-/// The JSON text of `body` with its `messages` and `tools` placeholders filled.
+/// The JSON text of `body` with its `messages` and `tools` placeholders filled; `prefix` is the
+/// JSON text of messages that come first (an array's items without the brackets, or empty).
 ///
 /// ```
 /// # use toolnexus::core::wire::{body_json, openai::OpenAi, Dialect, ToolList};
@@ -155,9 +156,15 @@ impl ToolList {
 /// let messages = [json!({"role": "user", "content": "hi"})];
 /// let tools = ToolList::new(json!([]));
 /// let body = OpenAi.body("m", "", &messages, &tools.value, false);
-/// assert_eq!(body_json(&body, &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
+/// assert_eq!(body_json(&body, "", &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
+/// assert_eq!(body_json(&body, "1,2", &messages, &tools), r#"{"model":"m","messages":[1,2,{"role":"user","content":"hi"}]}"#);
 /// ```
-pub fn body_json(body: &Map<String, Value>, messages: &[Value], tools: &ToolList) -> String {
+pub fn body_json(
+    body: &Map<String, Value>,
+    prefix: &str,
+    messages: &[Value],
+    tools: &ToolList,
+) -> String {
     let mut out = Vec::with_capacity(tools.text.len() + 256 * (messages.len() + 1));
     out.push(b'{');
     for (i, (key, value)) in body.iter().enumerate() {
@@ -169,7 +176,15 @@ pub fn body_json(body: &Map<String, Value>, messages: &[Value], tools: &ToolList
         out.push(b':');
         match (key.as_str(), value) {
             ("messages", Value::Null) => {
-                let _ = serde_json::to_writer(&mut out, messages);
+                out.push(b'[');
+                out.extend_from_slice(prefix.as_bytes());
+                for (n, message) in messages.iter().enumerate() {
+                    if n > 0 || !prefix.is_empty() {
+                        out.push(b',');
+                    }
+                    let _ = serde_json::to_writer(&mut out, message);
+                }
+                out.push(b']');
             }
             ("tools", Value::Null) => out.extend_from_slice(tools.text.as_bytes()),
             _ => {
@@ -182,10 +197,22 @@ pub fn body_json(body: &Map<String, Value>, messages: &[Value], tools: &ToolList
 }
 
 /// `body` with its placeholders filled by copies, for a hook that rewrites the whole body.
-pub fn body_value(mut body: Map<String, Value>, messages: &[Value], tools: &Value) -> Value {
+pub fn body_value(
+    mut body: Map<String, Value>,
+    prefix: &str,
+    messages: &[Value],
+    tools: &Value,
+) -> Value {
+    let mut all: Vec<Value> = if prefix.is_empty() {
+        Vec::new()
+    } else {
+        serde_json::from_str(&format!("[{prefix}]")).unwrap_or_default()
+    };
+    all.extend_from_slice(messages);
+    let mut all = Some(all);
     for (key, value) in body.iter_mut() {
         match (key.as_str(), &*value) {
-            ("messages", Value::Null) => *value = Value::Array(messages.to_vec()),
+            ("messages", Value::Null) => *value = Value::Array(all.take().unwrap_or_default()),
             ("tools", Value::Null) => *value = tools.clone(),
             _ => {}
         }
