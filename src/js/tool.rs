@@ -2,14 +2,14 @@
 //! and any object shaped like a reference `Tool` (`execute(args, ctx)`). Both become one core
 //! [`Tool`]; the exported `Tool` class gives any core tool a JS face.
 
-use js_sys::{Function, Object};
+use js_sys::Function;
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{from_json, get, js_error, to_json, type_name};
-use super::host::{set, signal_from, JsClock, JsSignal};
+use super::host::{signal_from, JsClock, JsSignal};
 use super::run_context::Unfired;
 use super::tool_result::decode_outcome;
 use crate::core::execute::run_checked;
@@ -154,25 +154,6 @@ fn optional_string(value: &JsValue, key: &str, tool: &str) -> Result<Option<Stri
             type_name(&field)
         )
     })
-}
-
-/// The JS view of a [`Context`]: `{signal?, timeout?, answer?}`.
-pub fn ctx_to_js(ctx: &Context) -> JsValue {
-    let object: JsValue = Object::new().into();
-    if let Some(signal) = ctx
-        .signal
-        .as_ref()
-        .and_then(|s| s.as_any().downcast_ref::<JsSignal>())
-    {
-        set(&object, "signal", signal.js());
-    }
-    if let Some(ms) = ctx.timeout_ms {
-        set(&object, "timeout", &JsValue::from_f64(ms));
-    }
-    if let Some(answer) = &ctx.answer {
-        set(&object, "answer", &from_json(answer));
-    }
-    object
 }
 
 /// Reads a JS `{signal?, timeout?, answer?}`; a value of the wrong type is an error.
