@@ -56,6 +56,11 @@ for (const style of STYLES) {
       assert.equal(stub.requests.length, 2)
       assert.equal(stub.requests[0].body.stream, true)
       assert.equal(events.filter((e) => e.type === "text").map((e) => e.delta).join(""), expected.text)
+      for (const e of events.filter((e) => e.type === "text")) {
+        assert.deepEqual(Object.keys(e), ["type", "delta"])
+        assert.equal(typeof e.delta, "string")
+        assertPlainJson(e)
+      }
     }
   })
 
