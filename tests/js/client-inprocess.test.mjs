@@ -192,6 +192,38 @@ test("a run's signal reaches the tools; no abort listener is left behind once th
   assert.equal(getEventListeners(controller.signal, "abort").length, 0)
 })
 
+test("a run nothing can abort makes no AbortController; a tool that reads ctx.signal gets one that never fires", async () => {
+  const Real = globalThis.AbortController
+  let made = 0
+  globalThis.AbortController = class extends Real {
+    constructor() {
+      super()
+      made++
+    }
+  }
+  try {
+    const seen = []
+    const quiet = defineTool({ name: "quiet", run: (_, ctx) => { seen.push(Object.keys(ctx)); return "ok" } })
+    const reader = defineTool({ name: "reader", run: (_, ctx) => { seen.push([ctx.signal, ctx.signal]); return "ok" } })
+    const kit = await createToolkit({ builtins: false, extraTools: [quiet, reader] })
+    const run = (name) => {
+      const answers = [{ toolCalls: [{ name }] }, { content: "done" }]
+      return createInProcessClient({ model: "m", generate: () => answers.shift() }).run("go", { toolkit: kit })
+    }
+    assert.equal((await run("quiet")).text, "done")
+    assert.equal(made, 0, "no controller when no tool reads ctx.signal")
+    assert.deepEqual(seen.pop(), ["signal"], "ctx.signal is still there to read")
+    assert.equal((await run("reader")).text, "done")
+    assert.equal(made, 1, "one controller, made on the first read")
+    const [first, second] = seen.pop()
+    assert.ok(first instanceof AbortSignal)
+    assert.equal(first, second, "the same signal on every read")
+    assert.equal(first.aborted, false)
+  } finally {
+    globalThis.AbortController = Real
+  }
+})
+
 test("aborting while a tool never settles rejects the run as aborted", async () => {
   const hang = defineTool({ name: "hang", run: () => new Promise(() => {}) })
   const controller = new AbortController()
