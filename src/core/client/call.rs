@@ -125,7 +125,8 @@ impl Llm {
         request: HttpRequest,
         ctx: &CallContext,
     ) -> Result<Completion, RunError> {
-        let secrets = self.config.secrets();
+        // Secrets are only for redacting failures: worked out when one happens.
+        let secrets = || self.config.secrets();
         let path = url_path(&request.url);
         let mut attempt = 0;
         loop {
@@ -140,12 +141,12 @@ impl Llm {
             let (failure, wait) = match sent {
                 Err(HttpError::Aborted(reason)) => return Err(RunError::Aborted(reason)),
                 Err(HttpError::Refused(message)) => {
-                    return Err(RunError::Model(redact(&message, &secrets)))
+                    return Err(RunError::Model(redact(&message, &secrets())))
                 }
                 Err(HttpError::Network(message)) => {
                     let failure = RunError::Network {
                         path: path.clone(),
-                        message: redact(&message, &secrets),
+                        message: redact(&message, &secrets()),
                     };
                     let info = ErrorInfo {
                         error: Some(failure.to_string()),
@@ -161,7 +162,7 @@ impl Llm {
                 Ok(response) => {
                     let status = response.status;
                     let retry_after = response.retry_after.as_deref().and_then(retry_after_ms);
-                    let body = truncate(&redact(&response.text(64 * 1024).await, &secrets), 2000);
+                    let body = truncate(&redact(&response.text(64 * 1024).await, &secrets()), 2000);
                     let failure = RunError::Status {
                         status,
                         path: path.clone(),
@@ -225,10 +226,11 @@ impl Llm {
         path: &str,
         ctx: &CallContext,
     ) -> Result<Completion, RunError> {
-        let secrets = self.config.secrets();
         let bad = |source: WireError| {
             let source = match source {
-                WireError::Provider(message) => WireError::Provider(redact(&message, &secrets)),
+                WireError::Provider(message) => {
+                    WireError::Provider(redact(&message, &self.config.secrets()))
+                }
                 other => other,
             };
             RunError::BadResponse {
