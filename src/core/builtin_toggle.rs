@@ -1,5 +1,6 @@
 //! The `builtins` toggle (SPEC §4, §4A): whole-source on/off with MCP precedence, and a per-tool
-//! name→bool map on the all-on baseline. The tools themselves register through [`select`].
+//! name→bool map on the all-on baseline. The tools themselves register through [`select`]. It
+//! is in every build: a lean build has no built-in tools, but still refuses their names.
 
 use serde_json::Value;
 
@@ -23,7 +24,7 @@ pub const BUILTIN_NAMES: [&str; 10] = [
 /// `disabled: true` wins, else `enabled: false` turns it off, else on.
 ///
 /// ```
-/// # use toolnexus::core::builtins::enabled;
+/// # use toolnexus::core::builtin_toggle::enabled;
 /// use serde_json::json;
 /// assert!(enabled(None));
 /// assert!(!enabled(Some(&json!(false))));
@@ -47,7 +48,7 @@ pub fn enabled(config: Option<&Value>) -> bool {
 /// be `false` (absent, `true` and unknown names keep the all-on baseline).
 ///
 /// ```
-/// # use toolnexus::core::builtins::tool_enabled;
+/// # use toolnexus::core::builtin_toggle::tool_enabled;
 /// use serde_json::json;
 /// let cfg = json!({"tools": {"bash": false}});
 /// assert!(!tool_enabled(Some(&cfg), "bash"));
@@ -64,7 +65,7 @@ pub fn tool_enabled(config: Option<&Value>, name: &str) -> bool {
 /// Keeps the built-in tools the toggle allows, in their given order.
 ///
 /// ```
-/// # use toolnexus::core::builtins::select;
+/// # use toolnexus::core::builtin_toggle::select;
 /// assert!(select(Some(&serde_json::json!(false)), Vec::new()).is_empty());
 /// ```
 pub fn select(config: Option<&Value>, all: Vec<SharedTool>) -> Vec<SharedTool> {

@@ -2,17 +2,22 @@
 //! [`host`], so every behaviour runs natively in host tests.
 
 pub mod adapters;
+pub mod builtin_toggle;
+#[cfg(feature = "full")]
 pub mod builtins;
 pub mod client;
 pub mod execute;
+#[cfg(feature = "full")]
 pub mod fs;
 pub mod host;
 pub mod http_tool;
 pub mod jsfmt;
+#[cfg(feature = "full")]
 pub mod mcp;
 pub mod metrics;
 pub mod relay;
 pub mod schema;
+#[cfg(feature = "full")]
 pub mod skills;
 pub mod spec;
 pub mod time;

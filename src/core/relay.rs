@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::builtins::BUILTIN_NAMES;
+use super::builtin_toggle::BUILTIN_NAMES;
 use super::host::LocalBoxFuture;
 use super::spec::{SpecError, ToolSpec};
 use super::tool::{Context, SharedTool, Tool};

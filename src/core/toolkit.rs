@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::builtins;
+use super::builtin_toggle;
 use super::execute::run_checked;
 use super::host::{Clock, LocalBoxFuture};
 use super::spec::ToolSpec;
@@ -69,7 +69,7 @@ impl Toolkit {
             .iter()
             .map(|t| t.spec().name.clone())
             .collect();
-        let builtins = builtins::select(sources.builtins_config.as_ref(), sources.builtins)
+        let builtins = builtin_toggle::select(sources.builtins_config.as_ref(), sources.builtins)
             .into_iter()
             .filter(|b| !extra_names.contains(&b.spec().name));
         let all = sources

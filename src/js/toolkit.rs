@@ -10,8 +10,11 @@ use wasm_bindgen::prelude::*;
 use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
 use super::host::JsClock;
 use super::tool::{decode_call, tool_from_js, ToolHandle};
+#[cfg(not(feature = "full"))]
+use super::toolkit_lean as sources;
+#[cfg(feature = "full")]
+use super::toolkit_sources as sources;
 use crate::core::adapters;
-use crate::core::mcp::McpSource;
 use crate::core::tool::SharedTool;
 use crate::core::toolkit::{Sources, Toolkit};
 
@@ -24,7 +27,7 @@ struct State {
     /// The JS object each tool was given as, by name (core-made tools get a `Tool` face).
     faces: RefCell<HashMap<String, JsValue>>,
     /// The MCP servers and their sessions, when `mcpConfig` was given.
-    mcp: Option<Rc<McpSource>>,
+    mcp: Option<sources::Mcp>,
 }
 
 impl State {
@@ -172,7 +175,7 @@ impl ToolkitHandle {
     #[wasm_bindgen(js_name = mcpStatus, unchecked_return_type = "Record<string, McpStatus>")]
     pub fn mcp_status(&self) -> JsValue {
         match &self.state.mcp {
-            Some(mcp) => super::mcp::status_object(&mcp.servers),
+            Some(mcp) => sources::mcp_status(mcp),
             None => js_sys::Object::new().into(),
         }
     }
@@ -185,7 +188,7 @@ impl ToolkitHandle {
     #[wasm_bindgen(js_name = mcpErrors, unchecked_return_type = "Record<string, string>")]
     pub fn mcp_errors(&self) -> JsValue {
         match &self.state.mcp {
-            Some(mcp) => super::mcp::errors_object(&mcp.servers),
+            Some(mcp) => sources::mcp_errors(mcp),
             None => js_sys::Object::new().into(),
         }
     }
@@ -229,7 +232,7 @@ impl ToolkitHandle {
         let mcp = self.state.mcp.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             if let Some(mcp) = mcp {
-                mcp.close().await;
+                sources::close(mcp).await;
             }
             Ok(JsValue::UNDEFINED)
         })
@@ -307,7 +310,7 @@ fn refuse_unbuilt(options: &JsValue) -> Result<(), JsValue> {
 fn build(
     options: &JsValue,
     skill: Option<(SharedTool, String)>,
-    mcp: Option<Rc<McpSource>>,
+    mcp: Option<sources::Mcp>,
 ) -> Result<ToolkitHandle, JsValue> {
     if !(options.is_undefined() || options.is_null() || options.is_object()) {
         let message = format!(
@@ -321,10 +324,10 @@ fn build(
     refuse_relay_collision(&extras, "createToolkit")?;
     let (skill, skills_prompt) = skill.unzip();
     let sources = Sources {
-        mcp: mcp.as_ref().map(|m| m.tools.clone()).unwrap_or_default(),
+        mcp: mcp.as_ref().map(sources::mcp_tools).unwrap_or_default(),
         skill,
         skills_prompt: skills_prompt.unwrap_or_default(),
-        builtins: super::builtins::builtin_tools(options)?,
+        builtins: sources::builtin_tools(options)?,
         builtins_config: builtins_config(options)?,
         disable_tools: string_list(options, "disableTools")?,
         extras: extras.iter().map(|(t, _)| t.clone()).collect(),
@@ -370,22 +373,14 @@ pub fn create_toolkit(
     #[wasm_bindgen(unchecked_optional_param_type = "ToolkitOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
-    let skills = super::skills::prepare(&options);
-    let mcp = super::mcp::plan(&options);
+    let planned = sources::plan(&options);
     wasm_bindgen_futures::future_to_promise(async move {
-        let skill = match skills? {
-            Some(config) => Some(super::skills::load(config).await),
-            None => None,
-        };
-        let mcp = match mcp? {
-            Some(plan) => Some(Rc::new(plan.load().await)),
-            None => None,
-        };
+        let sources::Loaded { skill, mcp } = planned?.load().await;
         match build(&options, skill, mcp.clone()) {
             Ok(handle) => Ok(JsValue::from(handle)),
             Err(error) => {
                 if let Some(mcp) = mcp {
-                    mcp.close().await;
+                    sources::close(mcp).await;
                 }
                 Err(error)
             }

@@ -24,15 +24,14 @@ mod html;
 pub mod patch;
 mod question;
 mod search;
-mod toggle;
 mod tool;
 mod webfetch;
 
+pub use super::builtin_toggle::{enabled, select, tool_enabled, BUILTIN_NAMES};
 pub use bash::{Exec, ExecOutput};
 pub use html::{html_to_markdown, html_to_text};
 pub use question::render_questions;
 pub use search::{Regex, RegexEngine, SharedRegexEngine};
-pub use toggle::{enabled, select, tool_enabled, BUILTIN_NAMES};
 pub use tool::Builtin;
 
 use std::cell::Cell;

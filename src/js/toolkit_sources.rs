@@ -1,0 +1,77 @@
+//! The sources `createToolkit` loads before it assembles (skills, MCP servers, built-in tools),
+//! behind one small face: the lean build puts refusals in their place (`toolkit_lean.rs`).
+
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::mcp::McpPlan;
+use crate::core::mcp::McpSource;
+use crate::core::skills::SkillsConfig;
+use crate::core::tool::SharedTool;
+
+/// The MCP servers a toolkit holds, with their sessions.
+pub type Mcp = Rc<McpSource>;
+
+/// The options of the loaded sources, checked before anything asynchronous starts.
+pub struct Planned {
+    skills: Option<SkillsConfig>,
+    mcp: Option<McpPlan>,
+}
+
+/// The loaded sources: the `skill` tool with its catalog, and the MCP servers.
+pub struct Loaded {
+    /// The `skill` tool and the system-prompt catalog, when skills were given.
+    pub skill: Option<(SharedTool, String)>,
+    /// The servers, when `mcpConfig` was given.
+    pub mcp: Option<Mcp>,
+}
+
+/// Checks the skill and MCP options (the first bad one is the error).
+pub fn plan(options: &JsValue) -> Result<Planned, JsValue> {
+    let skills = super::skills::prepare(options);
+    let mcp = super::mcp::plan(options);
+    Ok(Planned {
+        skills: skills?,
+        mcp: mcp?,
+    })
+}
+
+impl Planned {
+    /// Loads the skills and connects to the servers; never fails as a whole.
+    pub async fn load(self) -> Loaded {
+        let skill = match self.skills {
+            Some(config) => Some(super::skills::load(config).await),
+            None => None,
+        };
+        let mcp = match self.mcp {
+            Some(plan) => Some(Rc::new(plan.load().await)),
+            None => None,
+        };
+        Loaded { skill, mcp }
+    }
+}
+
+/// Every built-in tool the host supports (the toggle picks which stay).
+pub fn builtin_tools(options: &JsValue) -> Result<Vec<SharedTool>, JsValue> {
+    super::builtins::builtin_tools(options)
+}
+
+/// The servers' tools, in config order.
+pub fn mcp_tools(mcp: &Mcp) -> Vec<SharedTool> {
+    mcp.tools.clone()
+}
+
+/// `{server: status}`.
+pub fn mcp_status(mcp: &Mcp) -> JsValue {
+    super::mcp::status_object(&mcp.servers)
+}
+
+/// `{server: why it failed}`.
+pub fn mcp_errors(mcp: &Mcp) -> JsValue {
+    super::mcp::errors_object(&mcp.servers)
+}
+
+/// Ends every session.
+pub async fn close(mcp: Mcp) {
+    mcp.close().await;
+}
