@@ -250,7 +250,7 @@ process.on("exit", stopServer)
 const results = { scenarios: {} }
 const pad = (s, w) => String(s).padEnd(w)
 const lpad = (s, w) => String(s).padStart(w)
-const label = { bare: "bare loop (floor)", toolnexus: "toolnexus-wasm", vercel: "Vercel AI SDK", agents: "OpenAI Agents JS", "toolnexus-toollike": "toolnexus, ToolLike tools" }
+const label = { bare: "bare loop (floor)", toolnexus: "toolnexus-wasm", vercel: "Vercel AI SDK", agents: "OpenAI Agents JS", "toolnexus-toollike": "toolnexus, ToolLike tools", "toolnexus-core": "toolnexus-wasm/core (lean)" }
 const head = (title) => console.log(`\n## ${title}`)
 const spread = (c) => `${fmt(c.p50Spread[0])} – ${fmt(c.p50Spread[1])}`
 
@@ -326,7 +326,7 @@ async function scenarioRef() {
   console.log("  (each run's final text and tool-call count are checked; p50/p95/p99 are medians over repeats; time per run)")
   console.log("\n  ### in-process fake fetch (the framework's own overhead, wasm boundary included)")
   const fakeTrip = await rtt("fake", "http://fake.invalid")
-  const variants = contenders.includes("toolnexus") && !flags.smoke ? [...contenders, "toolnexus-toollike"] : contenders
+  const variants = contenders.includes("toolnexus") ? [...contenders, "toolnexus-core", ...(flags.smoke ? [] : ["toolnexus-toollike"])] : contenders
   out.fake = { roundTrip: fakeTrip, contenders: await loopRepeats(variants, "fake", "http://fake.invalid", points, "scenario 1") }
   printRef(out.fake.contenders, fakeTrip, "fake")
   if (out.fake.contenders["toolnexus-toollike"]) {
@@ -539,9 +539,10 @@ async function scenarioMetrics() {
 // ---------------------------------------------------------------------------------------------
 // Scenario 8: cold start
 
-function sizes() {
-  // The same files and settings as scripts/size.mjs (what a browser downloads).
-  const files = ["index.js", "register.js", "web/toolnexus.js", "web/toolnexus_bg.wasm"]
+function sizes(build = ".") {
+  // The same files and settings as scripts/size.mjs (what a browser downloads), for the full
+  // build (".") or the lean one ("core").
+  const files = [path.join(build, "index.js"), "register.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
   const total = { raw: 0, gzip: 0, brotli: 0 }
   const per = {}
   for (const f of files) {
@@ -569,25 +570,32 @@ async function timeToLine(args) {
 
 async function scenarioCold() {
   head("Scenario 8 — cold start")
-  const s = sizes()
   const kib = (b) => `${(b / 1024).toFixed(1)} KiB`
-  console.log("  what a browser downloads (scripts/size.mjs's files: raw / gzip -9 / brotli -q 11):")
-  for (const [f, x] of Object.entries(s.files)) console.log(`    ${pad(f, 24)} ${lpad(kib(x.raw), 10)} ${lpad(kib(x.gzip), 10)} ${lpad(kib(x.brotli), 10)}`)
-  console.log(`    ${pad("total", 24)} ${lpad(kib(s.total.raw), 10)} ${lpad(kib(s.total.gzip), 10)} ${lpad(kib(s.total.brotli), 10)}  (${s.total.gzip} B gzip)`)
+  const builds = { full: ".", core: "core" }
+  const s = sizes(builds.full)
+  const lean = sizes(builds.core)
+  for (const [title, x] of [["toolnexus-wasm", s], ["toolnexus-wasm/core (lean build)", lean]]) {
+    console.log(`  what a browser downloads importing ${title} (scripts/size.mjs's files: raw / gzip -9 / brotli -q 11):`)
+    for (const [f, y] of Object.entries(x.files)) console.log(`    ${pad(f, 26)} ${lpad(kib(y.raw), 10)} ${lpad(kib(y.gzip), 10)} ${lpad(kib(y.brotli), 10)}`)
+    console.log(`    ${pad("total", 26)} ${lpad(kib(x.total.raw), 10)} ${lpad(kib(x.total.gzip), 10)} ${lpad(kib(x.total.brotli), 10)}  (${x.total.gzip} B gzip)`)
+  }
   const samples = n(10, 1)
   const wasm = []
-  await schedule(Array.from({ length: samples }, () => async () => {
-    const res = parseResult(await runNode([path.join(here, "lib/cold.mjs"), "wasm"]), "cold: compile + instantiate")
-    if (res) wasm.push(res)
+  const leanWasm = []
+  await schedule(Array.from({ length: samples }, () => [[wasm, builds.full], [leanWasm, builds.core]]).flat().map(([into, build]) => async () => {
+    const res = parseResult(await runNode([path.join(here, "lib/cold.mjs"), "wasm", build]), `cold: compile + instantiate (${build})`)
+    if (res) into.push(res)
   }))
-  const med = (k) => median(wasm.map((w) => w[k]))
-  if (wasm.length) {
-    console.log(`  Node, fresh process (median of ${wasm.length}): new WebAssembly.Module ${fmt(med("compileUs"))}, glue import ${fmt(med("glueImportUs"))}, instantiate (initSync) ${fmt(med("instantiateUs"))}, first call ${fmt(med("firstCallUs"))}; WebAssembly.compile (async, same bytes, 2nd time) ${fmt(med("asyncCompileUs"))}`)
+  for (const [title, list] of [["toolnexus-wasm", wasm], ["toolnexus-wasm/core", leanWasm]]) {
+    const med = (k) => median(list.map((w) => w[k]))
+    if (list.length) {
+      console.log(`  ${title}, Node, fresh process (median of ${list.length}): new WebAssembly.Module ${fmt(med("compileUs"))}, glue import ${fmt(med("glueImportUs"))}, instantiate (initSync) ${fmt(med("instantiateUs"))}, first call ${fmt(med("firstCallUs"))}; WebAssembly.compile (async, same bytes, 2nd time) ${fmt(med("asyncCompileUs"))}`)
+    }
   }
   // process start → first answer, interleaved, plus an empty node process for the floor
-  const names = ["none", ...contenders]
+  const names = ["none", ...contenders, ...(contenders.includes("toolnexus") ? ["toolnexus-core"] : [])]
   const first = Object.fromEntries(names.map((c) => [c, []]))
-  const imports = Object.fromEntries(contenders.map((c) => [c, []]))
+  const imports = Object.fromEntries(names.filter((c) => c !== "none").map((c) => [c, []]))
   const jobs = []
   for (let i = 0; i < samples; i++) {
     for (const c of orderOf(names, i)) {
@@ -609,7 +617,7 @@ async function scenarioCold() {
   await schedule(jobs)
   const rows = names.filter((c) => first[c].length).map((c) => [c === "none" ? "node, empty script" : label[c], fmt(median(first[c])), c === "none" ? "—" : `+${fmt(median(first[c]) - median(first.none))}`, c === "none" || !imports[c].length ? "—" : fmt(median(imports[c]))])
   table(rows, [`process start → first answer (median of ${samples})`, "wall", "above empty node", "import of the adapter"])
-  results.scenarios.cold = { sizes: s, wasm, firstAnswerUs: first, importUs: imports }
+  results.scenarios.cold = { sizes: s, coreSizes: lean, wasm, coreWasm: leanWasm, firstAnswerUs: first, importUs: imports }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,18 +1,23 @@
 // Prints the raw, gzip (level 9) and brotli (quality 11) bytes of what a browser downloads
-// when a page imports toolnexus-wasm. Run after the build: npm run size
+// when a page imports toolnexus-wasm (the full build) or toolnexus-wasm/core (the lean build).
+// Run after the build: npm run size
 import { readFileSync, existsSync, readdirSync } from "node:fs"
 import { gzipSync, brotliCompressSync, constants } from "node:zlib"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../pkg")
-const files = ["index.js", "register.js", "web/toolnexus.js", "web/toolnexus_bg.wasm"]
-// The glue's JS snippets (web/snippets/<crate-hash>/src/js/*.js), which the glue imports.
-const snippets = path.join(pkg, "web", "snippets")
-if (existsSync(snippets)) {
-  for (const entry of readdirSync(snippets, { recursive: true })) {
-    if (String(entry).endsWith(".js")) files.push(path.join("web", "snippets", String(entry)))
+
+/** The files a page importing `entry` fetches: the entry, the idioms, the glue, its snippets, the wasm. */
+function downloads(build) {
+  const files = [path.join(build, "index.js"), "register.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
+  const snippets = path.join(pkg, build, "web", "snippets")
+  if (existsSync(snippets)) {
+    for (const entry of readdirSync(snippets, { recursive: true })) {
+      if (String(entry).endsWith(".js")) files.push(path.join(build, "web", "snippets", String(entry)))
+    }
   }
+  return files
 }
 
 const sizes = (bytes) => ({
@@ -22,15 +27,19 @@ const sizes = (bytes) => ({
 })
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`.padStart(10)
 
-if (!existsSync(path.join(pkg, "web"))) {
-  console.error("pkg/web is missing: run `npm run build` first")
-  process.exit(1)
+for (const build of ["web", "core/web"]) {
+  if (!existsSync(path.join(pkg, build))) {
+    console.error(`pkg/${build} is missing: run \`npm run build\` first`)
+    process.exit(1)
+  }
 }
-console.log(`${"file".padEnd(26)}${"raw".padStart(10)}${"gzip".padStart(10)}${"brotli".padStart(10)}`)
-const total = { raw: 0, gzip: 0, brotli: 0 }
-for (const file of files) {
-  const s = sizes(readFileSync(path.join(pkg, file)))
-  for (const k of Object.keys(total)) total[k] += s[k]
-  console.log(`${(file.length > 25 ? "…" + file.slice(-24) : file).padEnd(26)}${kb(s.raw)}${kb(s.gzip)}${kb(s.brotli)}`)
+for (const [label, build] of [["toolnexus-wasm", "."], ["toolnexus-wasm/core", "core"]]) {
+  console.log(`\n${label}\n${"file".padEnd(31)}${"raw".padStart(10)}${"gzip".padStart(10)}${"brotli".padStart(10)}`)
+  const total = { raw: 0, gzip: 0, brotli: 0 }
+  for (const file of downloads(build)) {
+    const s = sizes(readFileSync(path.join(pkg, file)))
+    for (const k of Object.keys(total)) total[k] += s[k]
+    console.log(`${(file.length > 30 ? "…" + file.slice(-29) : file).padEnd(31)}${kb(s.raw)}${kb(s.gzip)}${kb(s.brotli)}`)
+  }
+  console.log(`${"total".padEnd(31)}${kb(total.raw)}${kb(total.gzip)}${kb(total.brotli)}`)
 }
-console.log(`${"total".padEnd(26)}${kb(total.raw)}${kb(total.gzip)}${kb(total.brotli)}`)

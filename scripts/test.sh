@@ -9,10 +9,13 @@ layer() { printf '\n=== %s ===\n' "$*"; }
 # hang is a failure, never an overtime CI run.
 js_tests() { timeout --kill-after=10 900 node --test --test-timeout=120000 "$@"; }
 
-layer "1/8 static checks: rustfmt, clippy (host and wasm32), core purity"
+layer "1/8 static checks: rustfmt, clippy (host and wasm32, full and lean), core purity"
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
+# The lean build (toolnexus-wasm/core) is the same crate without the `full` feature.
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
+cargo clippy --quiet --lib --no-default-features -- -D warnings
 bash scripts/check-core-purity.sh
 
 layer "2/8 host tests: cargo test (core behaviour, fixtures, property tests)"

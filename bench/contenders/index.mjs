@@ -2,7 +2,7 @@
 // `setup(tools, fetch, {baseUrl, maxTurns}) → {run(prompt, {history?}) → final text}`.
 export const CONTENDERS = ["bare", "toolnexus", "vercel", "agents"]
 // Variants that explain a number (not peers): run only where run.mjs asks for them.
-export const VARIANTS = ["toolnexus-toollike", "broken"]
+export const VARIANTS = ["toolnexus-core", "toolnexus-toollike", "broken"]
 
 export async function load(name) {
   if (!CONTENDERS.includes(name) && !VARIANTS.includes(name)) throw new Error(`unknown contender ${name}`)

@@ -1,7 +1,8 @@
 // Cold-start probes, each run in a fresh process by run.mjs.
 //   node bench/lib/cold.mjs first <contender|none>  → prints `answer <text>` as soon as one
 //       reference-shape run (in-process fake fetch) has answered; the parent times spawn → line.
-//   node bench/lib/cold.mjs wasm                    → @@RESULT {readUs, compileUs, glueImportUs, instantiateUs, firstCallUs}
+//   node bench/lib/cold.mjs wasm [.|core]           → @@RESULT {readUs, compileUs, glueImportUs, instantiateUs, firstCallUs}
+//       of the full build (".", the default) or the lean one ("core")
 //   node bench/lib/cold.mjs import <contender>      → @@RESULT {importUs}
 import { performance } from "node:perf_hooks"
 
@@ -24,13 +25,14 @@ if (mode === "first") {
   const { readFileSync } = await import("node:fs")
   const { pkgUrl } = await import("../contenders/pkg.mjs")
   let t = now()
-  const bytes = readFileSync(new URL(pkgUrl("web/toolnexus_bg.wasm")))
+  const build = arg === "core" ? "core/" : ""
+  const bytes = readFileSync(new URL(pkgUrl(`${build}web/toolnexus_bg.wasm`)))
   const readUs = now() - t
   t = now()
   const module = new WebAssembly.Module(bytes)
   const compileUs = now() - t
   t = now()
-  const glue = await import(pkgUrl("web/toolnexus.js"))
+  const glue = await import(pkgUrl(`${build}web/toolnexus.js`))
   const glueImportUs = now() - t
   t = now()
   glue.initSync({ module })

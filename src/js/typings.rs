@@ -85,10 +85,6 @@ export interface ToolkitOptions {
   builtins?: BuiltinsConfig
   /** Final tool names to drop, across every source. */
   disableTools?: string[]
-  /** MCP servers: a parsed config object, or (Node, Deno) the path of a JSON config file. */
-  mcpConfig?: string | McpConfigInput
-  /** Answers MCP elicitations (form → `kind: "input"`, URL → `kind: "authorization"`); without it they are not advertised. */
-  waitFor?: (request: Request) => Answer | Promise<Answer>
 }
 
 export type McpStatus = "connected" | "disabled" | "failed"
@@ -293,4 +289,29 @@ export interface ConversationOptions {
 }
 
 export type GeminiTools = [{ functionDeclarations: { name: string; description: string; parameters: JSONSchema }[] }]
+
+/** Options of {@link httpTool}. */
+export interface HttpToolOptions {
+  name: string
+  description?: string
+  /** `"GET"`, `"POST"`, … (any case). */
+  method: string
+  /** May contain `{name}` placeholders, filled from the arguments (URL-encoded). */
+  url: string
+  /** Static headers; `${NAME}` in a value expands from `env`. Never logged. */
+  headers?: Record<string, string>
+  /** Argument names sent in the query string (on `GET` every argument is). */
+  query?: string[]
+  /** How the remaining arguments are sent: JSON (default), form-encoded, or the `body` argument as text. */
+  body?: "json" | "form" | "raw"
+  inputSchema?: JSONSchema
+  /** Milliseconds before the request is aborted (default 30000). */
+  timeout?: number
+  /** A 2xx body as text (default), re-serialized JSON, or `"<status>\n<body>"`. */
+  resultMode?: "text" | "json" | "status+text"
+  /** Where `${NAME}` is read; defaults to `process.env` / `Deno.env` where the runtime has one. */
+  env?: Record<string, string | undefined>
+  /** The transport; defaults to the global `fetch`. */
+  fetch?: (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<Response>
+}
 "#;

@@ -78,6 +78,10 @@ export interface McpListOptions {
 }
 
 export interface ToolkitOptions {
+  /** MCP servers: a parsed config object, or (Node, Deno) the path of a JSON config file. */
+  mcpConfig?: string | McpConfigInput
+  /** Answers MCP elicitations (form → `kind: "input"`, URL → `kind: "authorization"`); without it they are not advertised. */
+  waitFor?: (request: Request) => Answer | Promise<Answer>
   /**
    * Variables for `${ENV_VAR}` in MCP header values, and the base environment of local
    * servers. Default: `process.env` / `Deno.env` where the runtime has one.

@@ -1,5 +1,5 @@
-//! TypeScript types of skills (SPEC §3) and HTTP tools (SPEC §7): the skill options merged into
-//! `ToolkitOptions`, `listSkills`' inventory, and `httpTool`'s options.
+//! TypeScript types of skills (SPEC §3): the skill options merged into `ToolkitOptions` and
+//! `listSkills`' inventory.
 
 use wasm_bindgen::prelude::*;
 
@@ -74,30 +74,5 @@ export interface ToolkitOptions {
   disableSkills?: string[]
   /** Files listed by the `skill` tool: `0` ⇒ 10, `n > 0` ⇒ at most `n`, `-1` ⇒ no file list. */
   skillSampleLimit?: number
-}
-
-/** Options of {@link httpTool}. */
-export interface HttpToolOptions {
-  name: string
-  description?: string
-  /** `"GET"`, `"POST"`, … (any case). */
-  method: string
-  /** May contain `{name}` placeholders, filled from the arguments (URL-encoded). */
-  url: string
-  /** Static headers; `${NAME}` in a value expands from `env`. Never logged. */
-  headers?: Record<string, string>
-  /** Argument names sent in the query string (on `GET` every argument is). */
-  query?: string[]
-  /** How the remaining arguments are sent: JSON (default), form-encoded, or the `body` argument as text. */
-  body?: "json" | "form" | "raw"
-  inputSchema?: JSONSchema
-  /** Milliseconds before the request is aborted (default 30000). */
-  timeout?: number
-  /** A 2xx body as text (default), re-serialized JSON, or `"<status>\n<body>"`. */
-  resultMode?: "text" | "json" | "status+text"
-  /** Where `${NAME}` is read; defaults to `process.env` / `Deno.env` where the runtime has one. */
-  env?: Record<string, string | undefined>
-  /** The transport; defaults to the global `fetch`. */
-  fetch?: (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<Response>
 }
 "#;

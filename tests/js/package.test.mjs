@@ -68,24 +68,29 @@ const USE_TOOL = `
 test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
-  const topLevel = ["index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.js"]
+  const topLevel = ["index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
   assert.deepEqual(files.filter((f) => !f.includes("/")).sort(), topLevel.sort())
   const nested = files.filter((f) => f.includes("/"))
-  // The glue's JS snippets (wasm-bindgen keeps their crate path): src/js/shim.js only.
-  const snippet = /^(web|node)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim\.js$/
-  for (const target of ["web", "node"]) {
+  // The glue's JS snippets (wasm-bindgen keeps their crate path): src/js/shim.js only, for the
+  // full build (web/, node/) and the lean one (core/web/, core/node/).
+  const snippet = /^(core\/)?(web|node)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim\.js$/
+  for (const target of ["web", "node", "core/web", "core/node"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
-  for (const f of nested.filter((f) => !snippet.test(f))) {
-    assert.match(f, /^(web|node)\/[^/]+$/, `unexpected file ${f}`)
+  const coreEntries = ["core/index.d.ts", "core/index.js", "core/node.cjs", "core/node.mjs"]
+  for (const f of nested.filter((f) => !snippet.test(f) && !coreEntries.includes(f))) {
+    assert.match(f, /^(core\/)?(web|node)\/[^/]+$/, `unexpected file ${f}`)
   }
-  for (const needed of ["web/toolnexus.js", "web/toolnexus.d.ts", "web/toolnexus_bg.wasm", "node/toolnexus.js",
-    "node/toolnexus.d.ts", "node/toolnexus_bg.wasm", "node/package.json"]) {
-    assert.ok(files.includes(needed), `missing ${needed}`)
+  for (const build of ["", "core/"]) {
+    for (const needed of ["web/toolnexus.js", "web/toolnexus.d.ts", "web/toolnexus_bg.wasm", "node/toolnexus.js",
+      "node/toolnexus.d.ts", "node/toolnexus_bg.wasm", "node/package.json"]) {
+      assert.ok(files.includes(build + needed), `missing ${build + needed}`)
+    }
   }
+  for (const needed of coreEntries) assert.ok(files.includes(needed), `missing ${needed}`)
   for (const f of files.filter((f) => !snippet.test(f))) {
     assert.doesNotMatch(f, /\.(rs|toml|lock|tgz|old|map)$|(^|\/)(src|tests?|target|scripts)\/|\.test\.|\.spec\./, `source or test file ${f}`)
   }
@@ -167,13 +172,54 @@ test("node -e, both module kinds, from the user project", async () => {
   assert.equal(esm, "ok?")
 })
 
+test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, and lack the full build's sources", async () => {
+  const esm = await node([script("core.mjs", `
+    import { createToolkit, defineTool } from "toolnexus-wasm/core"
+    import * as core from "toolnexus-wasm/core"
+    import * as full from "toolnexus-wasm"
+    ${USE_TOOL}
+    let refused
+    try { await createToolkit({ skills: [{ name: "pdf", content: "x" }] }) } catch (e) { refused = e.code + ": " + e.message }
+    console.log(JSON.stringify({
+      resolved: import.meta.resolve("toolnexus-wasm/core"),
+      ok, names, refused,
+      missing: Object.keys(full).filter((k) => !(k in core)).sort(),
+      extra: Object.keys(core).filter((k) => !(k in full)),
+      separate: core.Toolkit !== full.Toolkit,
+    }))
+  `)])
+  const r = JSON.parse(esm)
+  assert.ok(r.resolved.endsWith("/node_modules/toolnexus-wasm/core/node.mjs"), r.resolved)
+  assert.deepEqual(r.ok, { output: "Sunny in Oslo", isError: false })
+  assert.deepEqual(r.names, ["get_weather"])
+  assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
+  assert.deepEqual(r.missing, ["MemoryFileSystem", "listMcpTools", "listSkills", "parseMcpConfig"])
+  assert.deepEqual(r.extra, [])
+  assert.equal(r.separate, true)
+  const cjs = await node(["-e", `
+    const t = require("toolnexus-wasm/core")
+    t.createToolkit({ extraTools: [t.defineTool({ name: "ping", run: () => "pong" })] })
+      .then((k) => k.register().execute("ping", {}))
+      .then((r) => console.log(require.resolve("toolnexus-wasm/core") + " " + r.output + " " + typeof t.listSkills))
+  `])
+  assert.match(cjs, /node_modules\/toolnexus-wasm\/core\/node\.cjs pong undefined$/)
+})
+
+test("toolnexus-wasm/core downloads far less than the full build", () => {
+  const size = (dir) => readFileSync(join(installed, dir, "web", "toolnexus_bg.wasm")).length
+  const [full, core] = [size("."), size("core")]
+  // The MCP client, skills (with their YAML parser) and the built-in tools are a third of the
+  // full module; a lean module that is not clearly smaller means the feature gate leaks.
+  assert.ok(core < full * 0.75, `core ${core} bytes, full ${full} bytes`)
+})
+
 test("files outside the exports map are not importable by deep path", async () => {
   const out = await node([script("deep.mjs", `
     const codes = []
-    for (const spec of ["toolnexus-wasm/node.mjs", "toolnexus-wasm/register.js", "toolnexus-wasm/node/toolnexus.js"]) {
+    for (const spec of ["toolnexus-wasm/node.mjs", "toolnexus-wasm/register.js", "toolnexus-wasm/node/toolnexus.js", "toolnexus-wasm/core/node.mjs"]) {
       try { await import(spec); codes.push("imported") } catch (e) { codes.push(e.code) }
     }
     console.log(JSON.stringify(codes))
   `)])
-  assert.deepEqual(JSON.parse(out), Array(3).fill("ERR_PACKAGE_PATH_NOT_EXPORTED"))
+  assert.deepEqual(JSON.parse(out), Array(4).fill("ERR_PACKAGE_PATH_NOT_EXPORTED"))
 })
