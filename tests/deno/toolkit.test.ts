@@ -71,3 +71,26 @@ Deno.test("a finished call leaves no timer behind", async () => {
   const result = await toolkit.execute("add", { a: 1, b: 1 }, { timeout: 60_000 })
   assert.equal(result.output, "2")
 })
+
+Deno.test("toolnexus-wasm/core: the lean build loads through the deno condition and runs the loop", async () => {
+  const core = await import("toolnexus-wasm/core")
+  const greet = core.defineTool({
+    name: "greet",
+    inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    run: ({ name }) => `Hello, ${String(name)}!`,
+  })
+  const toolkit = await core.createToolkit({ extraTools: [greet] })
+  let turn = 0
+  const fetch = (_url: string, init: { body?: string }) => {
+    const body = JSON.parse(init.body ?? "{}")
+    const message = turn++ === 0
+      ? { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "greet", arguments: '{"name":"Deno"}' } }] }
+      : { role: "assistant", content: `saw ${body.messages.at(-1).content}` }
+    return Promise.resolve(new Response(JSON.stringify({ choices: [{ message }] })))
+  }
+  const client = core.createClient({ baseUrl: "http://model.invalid/v1", style: "openai", model: "m", apiKey: "k", fetch })
+  const result = await client.run("Greet Deno", { toolkit })
+  assert.equal(result.text, "saw Hello, Deno!")
+  assert.deepEqual(toolkit.tools().map((t) => t.name), ["greet"])
+  assert.equal("listSkills" in core, false)
+})
