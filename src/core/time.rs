@@ -7,6 +7,8 @@
 /// # use toolnexus::core::time::rfc3339_ms;
 /// assert_eq!(rfc3339_ms("1970-01-01T00:00:01Z"), Some(1000.0));
 /// assert_eq!(rfc3339_ms("1970-01-01T02:00:00+02:00"), Some(0.0));
+/// assert_eq!(rfc3339_ms("1970-01-01T00:00:00.5Z"), Some(500.0));
+/// assert_eq!(rfc3339_ms("1970-01-01T00:00:00.1239Z"), Some(123.0)); // as Date.parse
 /// assert_eq!(rfc3339_ms("tomorrow"), None);
 /// ```
 pub fn rfc3339_ms(text: &str) -> Option<f64> {
@@ -44,17 +46,18 @@ fn number(text: &str, digits: usize) -> Option<i64> {
     text.parse().ok()
 }
 
+/// Whole milliseconds of a fraction of a second, digits past the third dropped, as JavaScript's
+/// `Date.parse` reads them (`.1239` is 123 ms).
 fn fraction_ms(fraction: &str) -> Option<f64> {
-    if fraction.is_empty() {
-        return Some(0.0);
-    }
     if !fraction.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    format!("0.{fraction}")
-        .parse::<f64>()
-        .ok()
-        .map(|f| f * 1000.0)
+    let ms = fraction
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(3)
+        .fold(0u32, |ms, digit| ms * 10 + u32::from(digit - b'0'));
+    Some(f64::from(ms))
 }
 
 fn split_offset(rest: &str) -> Option<(&str, i64)> {
