@@ -46,7 +46,10 @@ pub fn run_checked(
         let name = name.clone();
         racers.push(Box::pin(async move {
             clock.sleep(ms).await;
-            ToolResult::error(format!("Tool \"{name}\" timed out after {ms} ms"))
+            ToolResult::error(format!(
+                "Tool \"{name}\" timed out after {} ms",
+                super::jsfmt::number(ms)
+            ))
         }));
     }
     let call = tool.execute(args, ctx);

@@ -246,7 +246,10 @@ impl Tool for HttpTool {
                 Either::Left((Ok(response), _)) => response,
                 Either::Left((Err(error), _)) => return ToolResult::error(error.to_string()),
                 Either::Right(_) => {
-                    let message = format!("HTTP tool \"{name}\" timed out after {timeout} ms");
+                    let message = format!(
+                        "HTTP tool \"{name}\" timed out after {} ms",
+                        super::jsfmt::number(timeout)
+                    );
                     return ToolResult::error(message);
                 }
             };

@@ -26,13 +26,9 @@ pub fn number(n: f64) -> String {
         return "0".into();
     }
     let sign = if n < 0.0 { "-" } else { "" };
-    // `{:e}` gives the shortest digits that round-trip: "1.2345e4", "5e-7".
-    let scientific = format!("{:e}", n.abs());
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let exponent: i64 = exponent.parse().unwrap_or(0);
+    let mut buffer = zmij::Buffer::new();
+    let (digits, point) = significant_digits(buffer.format_finite(n.abs()));
     let k = digits.len() as i64;
-    let point = exponent + 1;
     let body = if k <= point && point <= 21 {
         format!("{digits}{}", "0".repeat((point - k) as usize))
     } else if 0 < point && point <= 21 {
@@ -54,7 +50,27 @@ pub fn number(n: f64) -> String {
     format!("{sign}{body}")
 }
 
-fn json_number(n: &serde_json::Number) -> String {
+/// The significant digits of a positive number's shortest round-trip text (`"1.5e-7"`,
+/// `"123.0"`), and where the decimal point goes: the number is `0.<digits> × 10^point`.
+fn significant_digits(text: &str) -> (String, i64) {
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i64>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all: String = int.chars().chain(frac.chars()).collect();
+    let significant = all.trim_start_matches('0');
+    let point = int.len() as i64 + exponent - (all.len() - significant.len()) as i64;
+    (significant.trim_end_matches('0').to_owned(), point)
+}
+
+/// `String(n)` for a JSON number: integers as they are (up to 2^53), others as [`number`].
+///
+/// ```
+/// # use toolnexus::core::jsfmt::json_number;
+/// assert_eq!(json_number(&serde_json::Number::from_f64(1.0).unwrap()), "1");
+/// ```
+pub fn json_number(n: &serde_json::Number) -> String {
     match (n.as_i64(), n.as_u64()) {
         (Some(i), _) if i.unsigned_abs() <= 1 << 53 => i.to_string(),
         (_, Some(u)) if u <= 1 << 53 => u.to_string(),

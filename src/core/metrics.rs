@@ -264,26 +264,5 @@ fn histogram(out: &mut Vec<String>, name: &str, help: &str, map: &BTreeMap<Strin
 /// assert_eq!(js_number(1.5e21), "1.5e+21");
 /// ```
 pub fn js_number(value: f64) -> String {
-    if value.is_nan() {
-        return "NaN".into();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        };
-    }
-    if value == 0.0 {
-        return "0".into();
-    }
-    let magnitude = value.abs();
-    if (1e-6..1e21).contains(&magnitude) {
-        return format!("{value}");
-    }
-    let exp = format!("{value:e}");
-    match exp.split_once('e') {
-        Some((mantissa, power)) if !power.starts_with('-') => format!("{mantissa}e+{power}"),
-        _ => exp,
-    }
+    crate::core::jsfmt::number(value)
 }

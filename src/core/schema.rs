@@ -8,6 +8,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use crate::core::jsfmt::json_number;
 use serde_json::{Map, Number, Value};
 
 /// Deepest schema nesting that is checked; anything below is accepted.
@@ -179,7 +180,7 @@ impl Walker {
                 continue;
             };
             if compare(n, limit).is_some_and(|ord| !passes(ord)) {
-                self.push(path, format!("must be {op} {limit}"));
+                self.push(path, format!("must be {op} {}", json_number(limit)));
             }
         }
     }

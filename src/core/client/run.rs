@@ -165,7 +165,10 @@ impl Client {
                 match (deadline, ms) {
                     (Some(deadline), Some(ms)) => {
                         clock.sleep((deadline - clock.now_ms()).max(0.0)).await;
-                        format!("the run timed out after {ms} ms")
+                        format!(
+                            "the run timed out after {} ms",
+                            crate::core::jsfmt::number(ms)
+                        )
                     }
                     _ => std::future::pending().await,
                 }
