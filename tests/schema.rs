@@ -496,9 +496,18 @@ fn numeric_bounds() {
         vec!["must be <= 9007199254740992"]
     );
     // A bound is written as JavaScript's String(number) writes it.
-    assert_eq!(errs(json!(3), json!({"maximum": 2.0})), vec!["must be <= 2"]);
-    assert_eq!(errs(json!(2e21), json!({"maximum": 1e21})), vec!["must be <= 1e+21"]);
-    assert_eq!(errs(json!(0), json!({"minimum": 1e-7})), vec!["must be >= 1e-7"]);
+    assert_eq!(
+        errs(json!(3), json!({"maximum": 2.0})),
+        vec!["must be <= 2"]
+    );
+    assert_eq!(
+        errs(json!(2e21), json!({"maximum": 1e21})),
+        vec!["must be <= 1e+21"]
+    );
+    assert_eq!(
+        errs(json!(0), json!({"minimum": 1e-7})),
+        vec!["must be >= 1e-7"]
+    );
 }
 
 #[test]

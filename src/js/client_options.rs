@@ -169,6 +169,11 @@ fn deno_env_granted(deno: &JsValue, name: &str) -> bool {
 }
 
 /// A numeric option within `min..=max` (a whole number when `whole`); `None` when absent.
+/// How JavaScript writes a bound in a message.
+fn number_text(n: f64) -> String {
+    crate::core::jsfmt::number(n)
+}
+
 fn number(
     options: &JsValue,
     key: &str,
@@ -186,7 +191,9 @@ fn number(
         _ => {
             let kind = if whole { "a whole number" } else { "a number" };
             Err(invalid(format!(
-                "{what}: {key} must be {kind} from {min} to {max}"
+                "{what}: {key} must be {kind} from {} to {}",
+                number_text(min),
+                number_text(max)
             )))
         }
     }

@@ -51,7 +51,10 @@ pub enum RunError {
     #[error("cannot resume: {0}")]
     InvalidResume(String),
     /// A retry would have waited past the run's deadline, so the call failed at once.
-    #[error("{cause}; a retry would wait {wait_ms} ms, past the run's deadline (timeoutMs)")]
+    #[error(
+        "{cause}; a retry would wait {} ms, past the run's deadline (timeoutMs)",
+        crate::core::jsfmt::number(*.wait_ms)
+    )]
     PastDeadline {
         /// How long the retry would have waited.
         wait_ms: f64,
