@@ -112,7 +112,8 @@ impl HttpTool {
     ) -> Result<Self, SpecError> {
         let schema = options.input_schema.clone().unwrap_or_else(empty_schema);
         let spec = ToolSpec::new(&options.name, &options.description, schema, "http")?;
-        options.method = options.method.to_uppercase();
+        // A method is an ASCII token (fetch refuses anything else), so ASCII case is all there is.
+        options.method = options.method.to_ascii_uppercase();
         Ok(HttpTool {
             spec,
             options,
