@@ -1,37 +1,48 @@
-// The conformance layer: reads the reference's shared fixtures from ../shared/conformance when
-// they sit beside the project, and skips (saying why) when they do not. Each fixture folder maps
-// to the feature that checks it; a fixture whose feature has not landed yet is reported skipped.
+// The conformance layer's index: reads the reference's shared fixtures from ../shared/conformance
+// when they sit beside the project, and skips (saying why) when they do not. Every fixture maps
+// either to the tests that check it (host tests in layer 2, JS tests in layer 4: each must exist
+// and read that fixture, so this index cannot go stale silently) or to the part of the contract
+// this version does not build yet, reported skipped.
 import { test } from "node:test"
-import { existsSync, readdirSync } from "node:fs"
+import assert from "node:assert/strict"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import path from "node:path"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const fixtures = path.resolve(root, "../shared/conformance")
 
-/** fixture → the test file that checks it, once that feature exists. */
+/** fixture → the test files that read and check it. */
 const checkedBy = {
-  "metrics": "issue 4 (onMetric and Prometheus text)",
-  "mcp.json": "issue 6 (MCP config)",
-  "agent-hooks": "issue 3 (hooks)",
-  "compaction": "compaction (later)",
-  "persona-agent": "personas (later)",
+  "metrics": ["tests/metrics_conformance.rs"],
+  "mcp.json": ["tests/mcp_config.rs"],
+  "skills": ["tests/conformance_skills.rs", "tests/js/skills.test.mjs"],
 }
 
-/** fixture → where it is checked, for features that have landed. */
-const landed = {
-  "skills": "tests/conformance_skills.rs and tests/js/skills.test.mjs (hello-world, byte-exact)",
+/** fixture → the part of the contract that would check it, not in this version. */
+const notBuilt = {
+  "agent-hooks": "the agent runtime (SPEC §7D)",
+  "compaction": "compaction (SPEC §7F)",
+  "persona-agent": "personas (SPEC §7E)",
 }
 
 if (!existsSync(fixtures)) {
   test("conformance fixtures", { skip: `${fixtures} is absent: the conformance layer needs ../shared/conformance beside the project` }, () => {})
 } else {
   for (const name of readdirSync(fixtures).filter((n) => n !== "README.md").sort()) {
-    if (landed[name]) {
-      test(`conformance fixture ${name}: checked by ${landed[name]}`, () => {})
+    const files = checkedBy[name]
+    if (files) {
+      test(`conformance fixture ${name}: checked by ${files.join(" and ")}`, () => {
+        for (const file of files) {
+          const text = readFileSync(path.join(root, file), "utf8")
+          assert.ok(text.includes(`shared/conformance/${name}`), `${file} no longer reads shared/conformance/${name}`)
+        }
+      })
       continue
     }
-    const owner = checkedBy[name] ?? (name.startsWith("subagent-") ? "sub-agents runtime (later)" : "unassigned")
-    test(`conformance fixture ${name}`, { skip: `checked by ${owner}, which has not landed yet` }, () => {})
+    const owner = notBuilt[name] ?? (name.startsWith("subagent-") ? "the sub-agents runtime (SPEC §7D)" : undefined)
+    test(`conformance fixture ${name}`, { skip: owner && `checked by ${owner}, which this version does not build yet` }, () => {
+      assert.fail(`no test checks the fixture ${name} and no unbuilt part of the contract claims it: map it in tests/conformance/fixtures.test.mjs`)
+    })
   }
 }
