@@ -10,7 +10,7 @@
 //          --wait-quiet=SECONDS (before each measured process, default 20; 0 = off)   --help
 import { spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -543,6 +543,13 @@ function sizes(build = ".") {
   // The same files and settings as scripts/size.mjs (what a browser downloads), for the full
   // build (".") or the lean one ("core").
   const files = [path.join(build, "index.js"), "register.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
+  // The glue's JS snippets (web/snippets/<crate-hash>/src/js/*.js), which the glue imports.
+  const snippets = path.join(pkgDir, build, "web", "snippets")
+  if (existsSync(snippets)) {
+    for (const entry of readdirSync(snippets, { recursive: true })) {
+      if (String(entry).endsWith(".js")) files.push(path.join(build, "web", "snippets", String(entry)))
+    }
+  }
   const total = { raw: 0, gzip: 0, brotli: 0 }
   const per = {}
   for (const f of files) {
@@ -576,7 +583,7 @@ async function scenarioCold() {
   const lean = sizes(builds.core)
   for (const [title, x] of [["toolnexus-wasm", s], ["toolnexus-wasm/core (lean build)", lean]]) {
     console.log(`  what a browser downloads importing ${title} (scripts/size.mjs's files: raw / gzip -9 / brotli -q 11):`)
-    for (const [f, y] of Object.entries(x.files)) console.log(`    ${pad(f, 26)} ${lpad(kib(y.raw), 10)} ${lpad(kib(y.gzip), 10)} ${lpad(kib(y.brotli), 10)}`)
+    for (const [f, y] of Object.entries(x.files)) console.log(`    ${pad(f.length > 26 ? "…" + f.slice(-25) : f, 26)} ${lpad(kib(y.raw), 10)} ${lpad(kib(y.gzip), 10)} ${lpad(kib(y.brotli), 10)}`)
     console.log(`    ${pad("total", 26)} ${lpad(kib(x.total.raw), 10)} ${lpad(kib(x.total.gzip), 10)} ${lpad(kib(x.total.brotli), 10)}  (${x.total.gzip} B gzip)`)
   }
   const samples = n(10, 1)

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Two package builds in ONE process, scenario 1 over the in-process fake fetch, alternated batch
+// by batch (A B, B A, …) so that a machine getting slower or faster during the measurement
+// affects both alike. For differences of a few per cent that fresh-process runs cannot see:
+//   node --expose-gc bench/tools/ab-same-process.mjs target/bench-variants/a pkg [k2t1] [rounds=60]
+// Prints the median and the minimum over the batches (200 runs each) of µs per run, and B/A.
+// Every run's final text is checked.
+import { performance } from "node:perf_hooks"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+import { PROMPT, baseTools, expectedText, fakeFetch, MODEL } from "../lib/script.mjs"
+
+const [a, b, id = "k2t1", roundsArg = "60"] = process.argv.slice(2)
+if (!a || !b) {
+  console.error("usage: node --expose-gc bench/tools/ab-same-process.mjs DIR_A DIR_B [id] [rounds]")
+  process.exit(2)
+}
+const rounds = Number(roundsArg)
+const want = expectedText(id)
+const runs = []
+for (const dir of [a, b]) {
+  const lib = await import(pathToFileURL(path.resolve(dir) + "/node.mjs").href)
+  const tools = baseTools({ calls: 0 }).map((t) => lib.defineTool(t))
+  const toolkit = await lib.createToolkit({ builtins: false, extraTools: tools })
+  const client = lib.createClient({ baseUrl: `http://fake.invalid/s/${id}/v1`, style: "openai", model: MODEL, apiKey: "bench", fetch: fakeFetch(), maxTurns: 64 })
+  runs.push(async () => {
+    const result = await client.run(PROMPT, { toolkit })
+    if (result.text !== want) throw new Error(`${dir}: wrong answer ${result.text}`)
+  })
+}
+for (const run of runs) for (let i = 0; i < 1000; i++) await run()
+const batches = [[], []]
+for (let r = 0; r < rounds; r++) {
+  for (const k of r % 2 ? [1, 0] : [0, 1]) {
+    globalThis.gc?.()
+    const t = performance.now()
+    for (let i = 0; i < 200; i++) await runs[k]()
+    batches[k].push(((performance.now() - t) * 1000) / 200)
+  }
+}
+const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1]
+const [ma, mb] = batches.map(median)
+const [na, nb] = batches.map((xs) => Math.min(...xs))
+const name = (d) => path.basename(path.resolve(d))
+console.log(`${name(a)}: median ${ma.toFixed(1)} µs, min ${na.toFixed(1)} µs | ${name(b)}: median ${mb.toFixed(1)} µs, min ${nb.toFixed(1)} µs | B/A median ${(mb / ma).toFixed(3)}, min ${(nb / na).toFixed(3)}`)
