@@ -171,8 +171,7 @@ pub fn body_json(
         if i > 0 {
             out.push(b',');
         }
-        // Writing to a Vec cannot fail, and a Value always serializes.
-        let _ = serde_json::to_writer(&mut out, key);
+        write_json(&mut out, key);
         out.push(b':');
         match (key.as_str(), value) {
             ("messages", Value::Null) => {
@@ -182,18 +181,25 @@ pub fn body_json(
                     if n > 0 || !prefix.is_empty() {
                         out.push(b',');
                     }
-                    let _ = serde_json::to_writer(&mut out, message);
+                    write_json(&mut out, message);
                 }
                 out.push(b']');
             }
             ("tools", Value::Null) => out.extend_from_slice(tools.text.as_bytes()),
             _ => {
-                let _ = serde_json::to_writer(&mut out, value);
+                write_json(&mut out, value);
             }
         }
     }
     out.push(b'}');
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends the JSON text of `value` (a string key or a `Value`, which always serialize).
+fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    if let Ok(text) = serde_json::to_vec(value) {
+        out.extend_from_slice(&text);
+    }
 }
 
 /// `body` with its placeholders filled by copies, for a hook that rewrites the whole body.
