@@ -38,7 +38,7 @@ extern "C" {
 }
 
 fn promise_of(future: RunFuture) -> js_sys::Promise {
-    wasm_bindgen_futures::future_to_promise(async move {
+    crate::js::promise::promise(async move {
         future
             .await
             .map(|result| from_json(&result))
@@ -161,7 +161,7 @@ impl ClientHandle {
         });
         match started {
             Ok((future, None)) => promise_of(future),
-            Ok((future, Some(text))) => wasm_bindgen_futures::future_to_promise(async move {
+            Ok((future, Some(text))) => crate::js::promise::promise(async move {
                 let result = future.await.map_err(|e| run_error(&e))?;
                 Ok(shim_prepend_history(&from_json(&result), &text))
             }),
@@ -330,7 +330,7 @@ impl Conversation {
             resume: None,
         });
         let messages = self.messages.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise::promise(async move {
             let result = run.await.map_err(|e| run_error(&e))?;
             *messages.borrow_mut() = result.messages.clone();
             Ok(from_json(&result))

@@ -9,10 +9,10 @@
 
 mod db;
 
+use super::promise::promise;
 use js_sys::{Array, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::get;
 use super::host::set;
@@ -72,7 +72,7 @@ impl IndexedDbConversationStore {
     #[wasm_bindgen(unchecked_return_type = "Promise<Message[] | undefined>")]
     pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Promise {
         let shared = self.shared.clone();
-        future_to_promise(async move {
+        promise(async move {
             let id = string_arg(&id, "get: id")?;
             let found = shared.read(record_key("conversation", &id)).await?;
             Ok(get(&found, "messages"))
@@ -91,7 +91,7 @@ impl IndexedDbConversationStore {
         #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
     ) -> Promise {
         let shared = self.shared.clone();
-        future_to_promise(async move {
+        promise(async move {
             let id = string_arg(&id, "save: id")?;
             let messages = messages_arg(&messages, "save")?;
             let value = record(&[("id", &id.as_str().into()), ("messages", &messages)]);
@@ -114,7 +114,7 @@ impl IndexedDbConversationStore {
         #[wasm_bindgen(unchecked_param_type = "RunResult")] result: JsValue,
     ) -> Promise {
         let shared = self.shared.clone();
-        future_to_promise(async move {
+        promise(async move {
             let name = string_arg(&key, "savePending: key")?;
             let result = pending_arg(&result)?;
             let value = record(&[("key", &name.as_str().into()), ("result", &result)]);
@@ -136,7 +136,7 @@ impl IndexedDbConversationStore {
         #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
     ) -> Promise {
         let shared = self.shared.clone();
-        future_to_promise(async move {
+        promise(async move {
             let name = string_arg(&key, "loadPending: key")?;
             let found = shared.read(record_key("pending", &name)).await?;
             Ok(get(&found, "result"))
@@ -154,7 +154,7 @@ impl IndexedDbConversationStore {
         #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
     ) -> Promise {
         let shared = self.shared.clone();
-        future_to_promise(async move {
+        promise(async move {
             let name = string_arg(&key, "deletePending: key")?;
             shared.write(record_key("pending", &name), None).await?;
             Ok(JsValue::UNDEFINED)

@@ -238,7 +238,7 @@ pub fn list_mcp_tools(
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let planned = entries(&input).and_then(|e| Ok((e, host(&options, None)?)));
-    wasm_bindgen_futures::future_to_promise(async move {
+    crate::js::promise::promise(async move {
         let (entries, host) = planned?;
         let servers = inventory(&entries, &host).await;
         let mut tools = Map::new();

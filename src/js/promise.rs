@@ -1,5 +1,6 @@
-//! The one helper that turns whatever a JS callback gave back into a Rust future. A
-//! synchronous throw and a rejected Promise are the same outcome: `Err(thrown value)`.
+//! Futures and Promises across the boundary: [`settle`] turns whatever a JS callback gave back
+//! into a Rust future (a synchronous throw and a rejected Promise are the same outcome,
+//! `Err(thrown value)`), and [`promise`] turns an exported method's future into its Promise.
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
@@ -25,4 +26,18 @@ pub async fn call2(
 ) -> Result<JsValue, JsValue> {
     let returned = f.call2(this, a, b)?;
     settle(returned).await
+}
+
+/// The Promise of an exported async method: its future runs as a task and settles the Promise.
+/// Every export goes through one boxed instantiation of the task machinery, instead of one per
+/// future type (the module carries the polling glue once): an export returns
+/// `promise(async move { … Ok(value) })`.
+pub fn promise(
+    future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> Promise {
+    spawn(Box::pin(future))
+}
+
+fn spawn(future: crate::core::host::LocalBoxFuture<'static, Result<JsValue, JsValue>>) -> Promise {
+    wasm_bindgen_futures::future_to_promise(future)
 }

@@ -235,7 +235,7 @@ pub fn list_skills(
             ..SkillsConfig::default()
         })
     })();
-    wasm_bindgen_futures::future_to_promise(async move {
+    crate::js::promise::promise(async move {
         let (inventory, warnings) = skills::list(&config?).await;
         warnings.iter().for_each(|w| warn(w));
         Ok(from_json_text(&inventory.to_json().to_string()))

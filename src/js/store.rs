@@ -41,7 +41,7 @@ impl InMemoryConversationStore {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> js_sys::Promise {
         let inner = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise::promise(async move {
             let id = id
                 .as_string()
                 .ok_or_else(|| js_error("invalid_argument", "get: id must be a string"))?;
@@ -58,7 +58,7 @@ impl InMemoryConversationStore {
         #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
     ) -> js_sys::Promise {
         let inner = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise::promise(async move {
             let id = id
                 .as_string()
                 .ok_or_else(|| js_error("invalid_argument", "save: id must be a string"))?;

@@ -301,7 +301,7 @@ impl ToolHandle {
         );
         let call = decode_call(&self.inner.spec().name, &args, &ctx)
             .map(|(args, ctx)| run_checked(self.inner.clone(), args, ctx, Some(Rc::new(JsClock))));
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise::promise(async move {
             let result = match call {
                 Ok(call) => call.await,
                 Err(result) => result,

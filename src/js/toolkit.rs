@@ -156,7 +156,7 @@ impl ToolkitHandle {
             .unwrap_or_else(|| super::convert::js_string(&name));
         let call = decode_call(&name, &args, &ctx)
             .map(|(args, ctx)| self.state.kit.execute(&name, args, ctx));
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise::promise(async move {
             let result = match call {
                 Ok(call) => call.await,
                 Err(result) => result,
@@ -230,7 +230,7 @@ impl ToolkitHandle {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> js_sys::Promise {
         let mcp = self.state.mcp.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise::promise(async move {
             if let Some(mcp) = mcp {
                 sources::close(mcp).await;
             }
@@ -374,7 +374,7 @@ pub fn create_toolkit(
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let planned = sources::plan(&options);
-    wasm_bindgen_futures::future_to_promise(async move {
+    crate::js::promise::promise(async move {
         let sources::Loaded { skill, mcp } = planned?.load().await;
         match build(&options, skill, mcp.clone()) {
             Ok(handle) => Ok(JsValue::from(handle)),

@@ -6,7 +6,7 @@ use js_sys::{Array, Function, Promise};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use crate::js::convert::{get, js_error};
 use crate::js::host::set;
@@ -173,7 +173,7 @@ impl Shared {
         let promise = match existing {
             Some(promise) => promise,
             None => {
-                let promise = future_to_promise(self.clone().open());
+                let promise = crate::js::promise::promise(self.clone().open());
                 *self.opening.borrow_mut() = Some(promise.clone());
                 promise
             }
