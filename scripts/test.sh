@@ -9,7 +9,7 @@ layer() { printf '\n=== %s ===\n' "$*"; }
 # hang is a failure, never an overtime CI run.
 js_tests() { timeout --kill-after=10 900 node --test --test-timeout=120000 "$@"; }
 
-layer "1/8 static checks: rustfmt, clippy (host and wasm32, full and lean), core purity"
+layer "1/9 static checks: rustfmt, clippy (host and wasm32, full and lean), core purity"
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
@@ -18,22 +18,27 @@ cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features
 cargo clippy --quiet --lib --no-default-features -- -D warnings
 bash scripts/check-core-purity.sh
 
-layer "2/8 host tests: cargo test (core behaviour, fixtures, property tests)"
+layer "2/9 host tests: cargo test (core behaviour, fixtures, property tests)"
 cargo test --quiet 2>&1 | tee target/host-tests.log | grep -E '^(test result|running)|FAILED|panicked' || true
 if grep -qE 'FAILED|error(\[|:)' target/host-tests.log || ! grep -q 'test result: ok' target/host-tests.log; then
   echo "host tests failed"; exit 1
 fi
 
-layer "3/8 conformance fixtures (../shared/conformance, skipped when absent)"
+layer "3/9 conformance fixtures (../shared/conformance, skipped when absent)"
 js_tests tests/conformance/
 
-layer "4/8 public JS API on the built package: node --test tests/js"
+layer "4/9 public JS API on the built package: node --test tests/js"
 js_tests tests/js/
 
-layer "5/8 types: tsc --noEmit --strict over examples/ and the type tests"
+layer "5/9 types: tsc --noEmit --strict over examples/ and the type tests"
 node_modules/.bin/tsc -p tests/types/tsconfig.json
 
-layer "6-8/8 wasm-bindgen (Node, Chromium), Deno, Vite build in Chromium, Playwright e2e"
+layer "6-8/9 wasm-bindgen (Node, Chromium), Deno, Vite build in Chromium, Playwright e2e"
 bash scripts/test-browser.sh
+
+layer "9/9 bench smoke: every contender's answers in every scenario, checks only, no timing"
+# Installs the bench's pinned peers (npm ci --prefix bench) the first time; fails only on a
+# wrong answer or a negative control that is not rejected, never on a number.
+timeout --kill-after=10 900 node bench/run.mjs --smoke --wait-quiet=0
 
 printf '\nall layers passed\n'
