@@ -1,9 +1,12 @@
 // One module instance survives everything: every bad input of the other files, run in one
 // process, then a normal call still works; 10,000 rapid calls mixing throws and successes
-// neither break it nor leak wasm memory.
+// neither break it nor leak wasm memory. The full build here; survival-core.test.mjs runs the
+// same file against the lean build (TOOLNEXUS_BUILD=core).
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import * as toolnexus from "../../pkg/node.mjs"
+
+const lean = process.env.TOOLNEXUS_BUILD === "core"
+const toolnexus = await import(lean ? "../../pkg/core/node.mjs" : "../../pkg/node.mjs")
 
 const { authRequired, createToolkit, defineTool, pending, pendingOf, sanitize, toAnthropic, toGemini, toOpenAI } = toolnexus
 
@@ -94,6 +97,10 @@ async function assertHealthy(toolkit) {
   assert.equal(JSON.stringify(toOpenAI([fresh])),
     '[{"type":"function","function":{"name":"fresh","description":"","parameters":{"type":"object","properties":{},"additionalProperties":false}}}]')
 }
+
+test(`the build under test is the ${lean ? "lean" : "full"} one`, () => {
+  assert.equal("listSkills" in toolnexus, !lean)
+})
 
 test("every bad input, then a normal call on the same instance", async () => {
   const warn = console.warn
