@@ -5,6 +5,7 @@ use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+use super::aborting_fetch::AbortingFetch;
 use super::convert::{error_text, get, js_error, type_name};
 use super::exec::{JsExec, NodeExec};
 use super::fs::JsFs;
@@ -23,8 +24,9 @@ const HOST_FS_METHODS: [&str; 5] = ["readFile", "writeFile", "remove", "readDir"
 pub fn builtin_tools(options: &JsValue) -> Result<Vec<SharedTool>, JsValue> {
     let fs = fs_option(&get(options, "fs"))?;
     let exec = exec_option(&get(options, "exec"))?;
+    // `webfetch`'s request is aborted when its timeout (or the call's signal) wins.
     let http: Rc<dyn Http> = match FetchHttp::new(None) {
-        Some(fetch) => Rc::new(fetch),
+        Some(fetch) => Rc::new(AbortingFetch(fetch)),
         None => Rc::new(NoFetch),
     };
     let host = BuiltinHost {

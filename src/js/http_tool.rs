@@ -1,97 +1,22 @@
 //! `httpTool(options)` (SPEC §7): an HTTP endpoint as a `Tool`, sent with `fetch`. A request
 //! still in flight when the call gives up (its timeout, the caller's signal) is aborted.
 
-use js_sys::{Array, Function, Reflect};
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+use super::aborting_fetch::AbortingFetch;
 use super::client_options::{env_var, function_opt, string_opt};
 use super::convert::{get, js_error, to_json};
-use super::host::{JsClock, JsSignal};
+use super::host::JsClock;
 use super::http::FetchHttp;
 use super::tool::ToolHandle;
-use crate::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal};
 use crate::core::http_tool::{BodyMode, EnvLookup, HttpTool, HttpToolOptions, ResultMode};
 
 const WHAT: &str = "httpTool";
 
 fn invalid(message: &str) -> JsValue {
     js_error("invalid_options", &format!("{WHAT}: {message}"))
-}
-
-/// Aborts its controller when dropped before the request finished.
-struct AbortOnDrop {
-    controller: JsValue,
-    done: bool,
-}
-
-impl AbortOnDrop {
-    /// The request finished: nothing to abort any more.
-    fn finish(&mut self) {
-        self.done = true;
-    }
-}
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        if self.done {
-            return;
-        }
-        if let Ok(abort) = get(&self.controller, "abort").dyn_into::<Function>() {
-            let _ = abort.call0(&self.controller);
-        }
-    }
-}
-
-/// `fetch`, with each request on its own `AbortController` (combined with the caller's signal
-/// where `AbortSignal.any` exists), aborted when the call is dropped.
-struct AbortingFetch(FetchHttp);
-
-fn new_controller() -> Option<JsValue> {
-    let ctor = get(&js_sys::global(), "AbortController")
-        .dyn_into::<Function>()
-        .ok()?;
-    Reflect::construct(&ctor, &Array::new()).ok()
-}
-
-/// `AbortSignal.any([a, b])`, or `a` alone where the runtime lacks it.
-fn combined(own: JsValue, caller: Option<&Signal>) -> JsValue {
-    let caller = caller.and_then(|s| {
-        s.as_any()
-            .downcast_ref::<JsSignal>()
-            .map(|s| s.js().clone())
-    });
-    let Some(caller) = caller else { return own };
-    let class = get(&js_sys::global(), "AbortSignal");
-    let any = get(&class, "any").dyn_into::<Function>();
-    let both: Array = [own.clone(), caller].iter().collect();
-    any.and_then(|f| f.call1(&class, &both)).unwrap_or(own)
-}
-
-impl Http for AbortingFetch {
-    fn send(
-        &self,
-        mut request: HttpRequest,
-    ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
-        let Some(controller) = new_controller() else {
-            return self.0.send(request);
-        };
-        let signal = combined(get(&controller, "signal"), request.signal.as_ref());
-        if let Some(signal) = JsSignal::from_js(&signal) {
-            request.signal = Some(Rc::new(signal));
-        }
-        let mut guard = AbortOnDrop {
-            controller,
-            done: false,
-        };
-        let sent = self.0.send(request);
-        Box::pin(async move {
-            let response = sent.await;
-            guard.finish();
-            response
-        })
-    }
 }
 
 fn headers_of(options: &JsValue) -> Result<Vec<(String, String)>, JsValue> {

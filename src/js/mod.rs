@@ -1,6 +1,7 @@
 //! The wasm-bindgen glue: each file adapts one exported area of the core to JavaScript.
 //! Decoding and encoding of values happens only in [`convert`].
 
+pub mod aborting_fetch;
 #[cfg(feature = "full")]
 pub mod builtins;
 pub mod callbacks;

@@ -111,13 +111,15 @@ test("todowrite renders the list", async () => {
 
 let server
 let base
+const aborted = [] // URLs of /slow requests whose connection closed before the answer
 before(async () => {
   server = http.createServer((req, res) => {
     if (req.url === "/page") {
       res.writeHead(200, { "content-type": "text/html" })
       res.end("<html><head><title>t</title></head><body><h1>Hello</h1><p>A <a href='/x'>link</a>.</p><script>x()</script></body></html>")
     } else if (req.url === "/slow") {
-      setTimeout(() => { res.writeHead(200); res.end("late") }, 3000)
+      res.on("close", () => aborted.push(req.url))
+      setTimeout(() => { if (!res.destroyed) { res.writeHead(200); res.end("late") } }, 3000)
     } else {
       res.writeHead(404)
       res.end("<h1>nope</h1>")
@@ -140,6 +142,9 @@ test("webfetch over fetch: markdown by default, text, html, HTTP <status>, timeo
   assert.deepEqual(missing, { output: "HTTP 404", isError: true, metadata: { status: 404 } })
   const slow = await toolkit.execute("webfetch", { url: `${base}/slow`, timeout: 0.2 })
   assert.deepEqual(slow, { output: "webfetch: timed out after 0.2 s", isError: true })
+  // The timed-out request is aborted, not left open until the server answers (3 s later).
+  for (let i = 0; i < 100 && aborted.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.deepEqual(aborted, ["/slow"], "the server saw the request go away")
   const refused = await toolkit.execute("webfetch", { url: "http://127.0.0.1:1/" })
   assert.equal(refused.isError, true)
   assert.match(refused.output, /^webfetch: /)

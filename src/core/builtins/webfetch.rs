@@ -52,7 +52,12 @@ pub fn tool(http: Rc<dyn Http>, clock: Rc<dyn Clock>) -> Builtin {
             let timer = clock.sleep((seconds * 1000.0).max(0.0));
             let response = match select(sent, timer).await {
                 Either::Left((response, _)) => response.map_err(|e| e.to_string())?,
-                Either::Right(_) => return Err(format!("timed out after {seconds} s")),
+                Either::Right(_) => {
+                    return Err(format!(
+                        "timed out after {} s",
+                        crate::core::jsfmt::number(seconds)
+                    ))
+                }
             };
             let status = response.status;
             if !(200..300).contains(&status) {
