@@ -25,6 +25,10 @@ pub fn number(n: f64) -> String {
     if n == 0.0 {
         return "0".into();
     }
+    // Whole numbers below 2^53 are their integer digits (the common case: counts, milliseconds).
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        return (n as i64).to_string();
+    }
     let sign = if n < 0.0 { "-" } else { "" };
     let mut buffer = zmij::Buffer::new();
     let (digits, point) = significant_digits(buffer.format_finite(n.abs()));

@@ -241,12 +241,11 @@ fn counter(out: &mut Vec<String>, name: &str, help: &str, map: &BTreeMap<String,
 fn histogram(out: &mut Vec<String>, name: &str, help: &str, map: &BTreeMap<String, Histogram>) {
     out.push(format!("# HELP {name} {help}"));
     out.push(format!("# TYPE {name} histogram"));
+    // The bucket edges are the same for every series: written once.
+    let edges: Vec<String> = DURATION_BUCKETS.iter().map(|b| js_number(*b)).collect();
     for (key, h) in map {
-        for (count, bound) in h.counts.iter().zip(DURATION_BUCKETS) {
-            out.push(format!(
-                "{name}_bucket{{{key},le=\"{}\"}} {count}",
-                js_number(bound)
-            ));
+        for (count, edge) in h.counts.iter().zip(&edges) {
+            out.push(format!("{name}_bucket{{{key},le=\"{edge}\"}} {count}"));
         }
         out.push(format!("{name}_bucket{{{key},le=\"+Inf\"}} {}", h.count));
         out.push(format!("{name}_sum{{{key}}} {}", js_number(h.sum)));
