@@ -56,5 +56,7 @@ for target in web node; do
   swap "$stage/full/$target" "pkg/$target"
   swap "$stage/core/$target" "pkg/core/$target"
 done
+# The lean entry's typings are the main entry's (the same augmentations of the glue beside it).
+cp pkg/index.d.ts pkg/core/index.d.ts
 printf '[build] pkg/web/toolnexus_bg.wasm: %s bytes; pkg/core/web/toolnexus_bg.wasm: %s bytes\n' \
   "$(stat -c %s pkg/web/toolnexus_bg.wasm)" "$(stat -c %s pkg/core/web/toolnexus_bg.wasm)"
