@@ -158,6 +158,7 @@ impl ToolList {
 /// let body = OpenAi.body("m", "", &messages, &tools.value, false);
 /// assert_eq!(body_json(&body, "", &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
 /// assert_eq!(body_json(&body, "1,2", &messages, &tools), r#"{"model":"m","messages":[1,2,{"role":"user","content":"hi"}]}"#);
+/// assert_eq!(body_json(&body, "1,2", &[], &tools), r#"{"model":"m","messages":[1,2]}"#);
 /// ```
 pub fn body_json(
     body: &Map<String, Value>,
@@ -174,14 +175,17 @@ pub fn body_json(
         write_json(&mut out, key);
         out.push(b':');
         match (key.as_str(), value) {
+            ("messages", Value::Null) if prefix.is_empty() => write_json(&mut out, messages),
             ("messages", Value::Null) => {
+                // The prefix's items, then this run's messages: their array without its brackets.
                 out.push(b'[');
                 out.extend_from_slice(prefix.as_bytes());
-                for (n, message) in messages.iter().enumerate() {
-                    if n > 0 || !prefix.is_empty() {
+                let items = serde_json::to_vec(messages).unwrap_or_default();
+                if let Some(inner) = items.get(1..items.len().saturating_sub(1)) {
+                    if !inner.is_empty() {
                         out.push(b',');
+                        out.extend_from_slice(inner);
                     }
-                    write_json(&mut out, message);
                 }
                 out.push(b']');
             }
