@@ -23,16 +23,8 @@ bind() {
   wasm-bindgen --target web --out-dir "$out/web" "$wasm"
   wasm-bindgen --target nodejs --out-dir "$out/node" "$wasm"
   echo '{ "type": "commonjs" }' > "$out/node/package.json"
-  # The nodejs target require()s its JS snippets, which are written as ES modules: rewrite each
-  # `export function f` as a plain function plus `module.exports`.
-  find "$out/node/snippets" -name '*.js' -print0 2>/dev/null | xargs -0 -r node -e '
-    const fs = require("fs")
-    for (const file of process.argv.slice(1)) {
-      const text = fs.readFileSync(file, "utf8")
-      const names = [...text.matchAll(/^export function (\w+)/gm)].map((m) => m[1])
-      if (/^export (?!function )/m.test(text)) throw new Error(file + ": only `export function` is rewritten")
-      fs.writeFileSync(file, text.replace(/^export function /gm, "function ") + `\nmodule.exports = { ${names.join(", ")} }\n`)
-    }'
+  # The nodejs target require()s its JS snippets, which are written as ES modules.
+  find "$out/node/snippets" -name '*.js' -print0 2>/dev/null | xargs -0 -r node scripts/esm-to-cjs.cjs
   # Debian's binaryen is too old for this module; the npm package's wasm-opt is the one to use.
   local f
   for f in "$out/web/toolnexus_bg.wasm" "$out/node/toolnexus_bg.wasm"; do
@@ -56,6 +48,8 @@ for target in web node; do
   swap "$stage/full/$target" "pkg/$target"
   swap "$stage/core/$target" "pkg/core/$target"
 done
+# CommonJS entries install the idioms from the CommonJS twin of register.js, made from it.
+node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs
 # The lean entry's typings are the main entry's (the same augmentations of the glue beside it).
 cp pkg/index.d.ts pkg/core/index.d.ts
 printf '[build] pkg/web/toolnexus_bg.wasm: %s bytes; pkg/core/web/toolnexus_bg.wasm: %s bytes\n' \
