@@ -303,7 +303,11 @@ function printRef(res, floorTrip, transport) {
     rows.push([label[c] ?? c, fmt(x.p50), fmt(x.p95), fmt(x.p99), spread(x), c === "bare" ? "—" : `+${fmt(x.p50 - floor.p50)}`])
   }
   if (floorTrip) {
-    const what = transport === "http" ? "bare fetch round trip to 127.0.0.1" : "fake fetch round trip (new Response + json())"
+    const what = {
+      http: "bare fetch round trip to 127.0.0.1",
+      fake: "fake fetch round trip (new Response + json())",
+      lite: "Response-less fake fetch round trip (json())",
+    }[transport]
     console.log(`  transport alone: ${what}: p50 ${fmt(floorTrip.p50)} per model call (a run makes 2)`)
   }
   table(rows, ["contender", "p50", "p95", "p99", `p50 min–max over ${repeats}`, "above floor"])
@@ -332,6 +336,10 @@ async function scenarioRef() {
   if (out.fake.contenders["toolnexus-toollike"]) {
     console.log("  (toolnexus, ToolLike tools: the same client with plain {name, description, inputSchema, execute} objects instead of defineTool)")
   }
+  console.log("\n  ### in-process fetch without a Response (the framework's cost alone: no undici Response per call)")
+  const liteTrip = await rtt("lite", "http://fake.invalid")
+  out.lite = { roundTrip: liteTrip, contenders: await loopRepeats(variants, "lite", "http://fake.invalid", points, "scenario 1") }
+  printRef(out.lite.contenders, liteTrip, "lite")
   console.log("\n  ### mock OpenAI-style server on 127.0.0.1 (end to end)")
   const srv = await startServer()
   const httpTrip = await rtt("http", srv.base)

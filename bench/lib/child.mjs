@@ -9,6 +9,7 @@ import {
   expectedCalls,
   expectedText,
   fakeFetch,
+  liteFetch,
   makeHistory,
   manyTools,
   MODEL,
@@ -22,7 +23,8 @@ const gc = globalThis.gc ?? (() => {})
 const now = () => performance.now() * 1000 // µs
 
 function transport() {
-  return task.transport === "http" ? globalThis.fetch : fakeFetch()
+  if (task.transport === "http") return globalThis.fetch
+  return task.transport === "lite" ? liteFetch() : fakeFetch()
 }
 
 function baseUrl(id) {

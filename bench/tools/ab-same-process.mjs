@@ -2,15 +2,17 @@
 // Two package builds in ONE process, scenario 1 over the in-process fake fetch, alternated batch
 // by batch (A B, B A, …) so that a machine getting slower or faster during the measurement
 // affects both alike. For differences of a few per cent that fresh-process runs cannot see:
-//   node --expose-gc bench/tools/ab-same-process.mjs target/bench-variants/a pkg [k2t1] [rounds=60]
+//   node --expose-gc bench/tools/ab-same-process.mjs target/bench-variants/a pkg [k2t1] [rounds=60] [--lite]
+// (`--lite`: the Response-less transport of lib/script.mjs, the framework's cost alone.)
 // Prints the median and the minimum over the batches (200 runs each) of µs per run, and B/A.
 // Every run's final text is checked.
 import { performance } from "node:perf_hooks"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import { PROMPT, baseTools, expectedText, fakeFetch, MODEL } from "../lib/script.mjs"
+import { PROMPT, baseTools, expectedText, fakeFetch, liteFetch, MODEL } from "../lib/script.mjs"
 
-const [a, b, id = "k2t1", roundsArg = "60"] = process.argv.slice(2)
+const lite = process.argv.includes("--lite")
+const [a, b, id = "k2t1", roundsArg = "60"] = process.argv.slice(2).filter((x) => x !== "--lite")
 if (!a || !b) {
   console.error("usage: node --expose-gc bench/tools/ab-same-process.mjs DIR_A DIR_B [id] [rounds]")
   process.exit(2)
@@ -22,7 +24,7 @@ for (const dir of [a, b]) {
   const lib = await import(pathToFileURL(path.resolve(dir) + "/node.mjs").href)
   const tools = baseTools({ calls: 0 }).map((t) => lib.defineTool(t))
   const toolkit = await lib.createToolkit({ builtins: false, extraTools: tools })
-  const client = lib.createClient({ baseUrl: `http://fake.invalid/s/${id}/v1`, style: "openai", model: MODEL, apiKey: "bench", fetch: fakeFetch(), maxTurns: 64 })
+  const client = lib.createClient({ baseUrl: `http://fake.invalid/s/${id}/v1`, style: "openai", model: MODEL, apiKey: "bench", fetch: lite ? liteFetch() : fakeFetch(), maxTurns: 64 })
   runs.push(async () => {
     const result = await client.run(PROMPT, { toolkit })
     if (result.text !== want) throw new Error(`${dir}: wrong answer ${result.text}`)
