@@ -220,11 +220,17 @@ impl StreamResponse {
     pub async fn text(mut self, limit: usize) -> String {
         let mut bytes = Vec::new();
         while let Some(Ok(chunk)) = self.body.next_chunk().await {
-            bytes.extend_from_slice(&chunk);
+            // A whole body is one chunk: taken as it is, not copied.
+            if bytes.is_empty() {
+                bytes = chunk;
+            } else {
+                bytes.extend_from_slice(&chunk);
+            }
             if bytes.len() >= limit {
                 break;
             }
         }
-        String::from_utf8_lossy(&bytes).into_owned()
+        String::from_utf8(bytes)
+            .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned())
     }
 }

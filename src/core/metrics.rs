@@ -79,11 +79,22 @@ pub struct Registry {
     tool_calls: BTreeMap<String, u64>,
     tool_duration: BTreeMap<String, Histogram>,
     run_errors: BTreeMap<String, u64>,
+    /// Where each event's label sets are written; a key is allocated only for a new series.
+    scratch: String,
 }
 
 impl Registry {
     /// Records one event.
     pub fn record(&mut self, event: &MetricEvent) {
+        let Registry {
+            llm_requests,
+            llm_tokens,
+            llm_duration,
+            tool_calls,
+            tool_duration,
+            run_errors,
+            scratch,
+        } = self;
         match event {
             MetricEvent::Llm {
                 model,
@@ -93,25 +104,17 @@ impl Registry {
                 completion_tokens,
             } => {
                 add(
-                    &mut self.llm_requests,
-                    labels(&[("model", model), ("status", status)]),
+                    llm_requests,
+                    labels(scratch, &[("model", model), ("status", status)]),
                     1,
                 );
                 if *status == "ok" {
-                    add(
-                        &mut self.llm_tokens,
-                        labels(&[("type", "prompt")]),
-                        *prompt_tokens,
-                    );
-                    add(
-                        &mut self.llm_tokens,
-                        labels(&[("type", "completion")]),
-                        *completion_tokens,
-                    );
+                    add(llm_tokens, r#"type="prompt""#, *prompt_tokens);
+                    add(llm_tokens, r#"type="completion""#, *completion_tokens);
                 }
                 observe(
-                    &mut self.llm_duration,
-                    labels(&[("model", model)]),
+                    llm_duration,
+                    labels(scratch, &[("model", model)]),
                     ms / 1000.0,
                 );
             }
@@ -123,22 +126,25 @@ impl Registry {
                 ms,
             } => {
                 let flag = |on: bool| if on { "true" } else { "false" };
-                let key = labels(&[
-                    ("tool", tool),
-                    ("source", source),
-                    ("is_error", flag(*is_error)),
-                    ("pending", flag(*pending)),
-                ]);
-                add(&mut self.tool_calls, key, 1);
+                let key = labels(
+                    scratch,
+                    &[
+                        ("tool", tool),
+                        ("source", source),
+                        ("is_error", flag(*is_error)),
+                        ("pending", flag(*pending)),
+                    ],
+                );
+                add(tool_calls, key, 1);
                 observe(
-                    &mut self.tool_duration,
-                    labels(&[("tool", tool)]),
+                    tool_duration,
+                    labels(scratch, &[("tool", tool)]),
                     ms / 1000.0,
                 );
             }
             MetricEvent::Run { model, error, .. } => {
                 if error.is_some() {
-                    add(&mut self.run_errors, labels(&[("model", model)]), 1);
+                    add(run_errors, labels(scratch, &[("model", model)]), 1);
                 }
             }
         }
@@ -187,17 +193,22 @@ impl Registry {
     }
 }
 
-fn add(map: &mut BTreeMap<String, u64>, key: String, by: u64) {
-    match map.get_mut(&key) {
+fn add(map: &mut BTreeMap<String, u64>, key: &str, by: u64) {
+    match map.get_mut(key) {
         Some(count) => *count += by,
         None => {
-            map.insert(key, by);
+            map.insert(key.to_owned(), by);
         }
     }
 }
 
-fn observe(map: &mut BTreeMap<String, Histogram>, key: String, seconds: f64) {
-    let histogram = map.entry(key).or_default();
+fn observe(map: &mut BTreeMap<String, Histogram>, key: &str, seconds: f64) {
+    if !map.contains_key(key) {
+        map.insert(key.to_owned(), Histogram::default());
+    }
+    let Some(histogram) = map.get_mut(key) else {
+        return;
+    };
     histogram.sum += seconds;
     histogram.count += 1;
     for (count, bound) in histogram.counts.iter_mut().zip(DURATION_BUCKETS) {
@@ -207,24 +218,28 @@ fn observe(map: &mut BTreeMap<String, Histogram>, key: String, seconds: f64) {
     }
 }
 
-/// `k="v",k="v"` with values escaped (backslash, double quote, newline).
-fn labels(pairs: &[(&str, &str)]) -> String {
-    let size: usize = pairs.iter().map(|(k, v)| k.len() + v.len() + 4).sum();
-    let mut out = String::with_capacity(size);
+/// `k="v",k="v"` with values escaped (backslash, double quote, newline), written over `out`.
+fn labels<'a>(out: &'a mut String, pairs: &[(&str, &str)]) -> &'a str {
+    out.clear();
     for (i, (key, value)) in pairs.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         out.push_str(key);
         out.push_str("=\"");
-        for c in value.chars() {
-            match c {
-                '\\' => out.push_str("\\\\"),
-                '"' => out.push_str("\\\""),
-                '\n' => out.push_str("\\n"),
-                c => out.push(c),
-            }
+        let mut plain = 0;
+        for (at, byte) in value.bytes().enumerate() {
+            let escaped = match byte {
+                b'\\' => "\\\\",
+                b'"' => "\\\"",
+                b'\n' => "\\n",
+                _ => continue,
+            };
+            out.push_str(value.get(plain..at).unwrap_or_default());
+            out.push_str(escaped);
+            plain = at + 1;
         }
+        out.push_str(value.get(plain..).unwrap_or_default());
         out.push('"');
     }
     out

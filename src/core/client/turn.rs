@@ -36,7 +36,8 @@ pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<
         .cloned()
         .map(|call| {
             let (id, name, env) = (call.id.clone(), call.name.clone(), env.clone());
-            async move { run_call(env, call, turn).await.map(|o| (id, name, o)) }
+            // Boxed: the call's future is large, and `join_all` would move it whole.
+            Box::pin(async move { run_call(env, call, turn).await.map(|o| (id, name, o)) })
         });
     let relay_outcomes = async {
         match &relay {
@@ -44,7 +45,8 @@ pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<
             Some(request) => relay_turn(&env, request, &calls).await,
         }
     };
-    let (mut done, relayed) = futures_util::future::join(join_all(ordinary), relay_outcomes).await;
+    let (done, relayed) = futures_util::future::join(join_all(ordinary), relay_outcomes).await;
+    let mut done = done.into_iter();
     let mut relayed = match relayed {
         Ok(outcomes) => outcomes,
         Err(error) => return vec![Err(error)],
@@ -55,10 +57,8 @@ pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<
             if is_relay(&env, call) {
                 let at = relayed.iter().position(|(id, _, _)| *id == call.id)?;
                 Some(Ok(relayed.remove(at)))
-            } else if done.is_empty() {
-                None
             } else {
-                Some(done.remove(0))
+                done.next()
             }
         })
         .collect()
