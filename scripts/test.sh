@@ -16,10 +16,13 @@ cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
 # The lean build (toolnexus-wasm/core) is the same crate without the `full` feature.
 cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 cargo clippy --quiet --lib --no-default-features -- -D warnings
+# The bench-only feature (scenario 1 inside the core and its wasm export) stays clean too.
+cargo clippy --quiet --all-targets --features bench-core -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --features bench-core -- -D warnings
 bash scripts/check-core-purity.sh
 
-layer "2/9 host tests: cargo test (core behaviour, fixtures, property tests)"
-cargo test --quiet 2>&1 | tee target/host-tests.log | grep -E '^(test result|running)|FAILED|panicked' || true
+layer "2/9 host tests: cargo test (core behaviour, fixtures, property tests; bench-core adds the bench loop's check)"
+cargo test --quiet --features bench-core 2>&1 | tee target/host-tests.log | grep -E '^(test result|running)|FAILED|panicked' || true
 if grep -qE 'FAILED|error(\[|:)' target/host-tests.log || ! grep -q 'test result: ok' target/host-tests.log; then
   echo "host tests failed"; exit 1
 fi

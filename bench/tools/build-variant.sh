@@ -4,7 +4,9 @@
 #   bash bench/tools/build-variant.sh <name> <cargo opt-level> "<wasm-opt flags>" [<commit>]
 #   TOOLNEXUS_PKG=target/bench-variants/<name> node bench/run.mjs --only=ref --contenders=toolnexus
 # e.g. "baseline z -Oz" (what scripts/build.sh does), "o3 3 -O3", "names z '-Oz -g'" (keeps the
-# name section so a CPU profile names the wasm functions). Touches nothing outside target/.
+# name section so a CPU profile names the wasm functions). FEATURES=bench-core adds cargo
+# features (bench-core: the `__benchCoreLoop` export of tools/core-split.mjs). Touches nothing
+# outside target/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 name=$1 level=$2 wopt=$3 rev=${4:-HEAD}
@@ -12,9 +14,11 @@ work=target/bench-variants
 src=$work/src
 mkdir -p "$work"
 rm -rf "$src" && mkdir -p "$src"
-git archive "$rev" src Cargo.toml Cargo.lock pkg | tar -x -C "$src"
+paths=(src Cargo.toml Cargo.lock pkg)
+if git cat-file -e "$rev:benches" 2>/dev/null; then paths+=(benches); fi # Cargo.toml names them
+git archive "$rev" "${paths[@]}" | tar -x -C "$src"
 (cd "$src" && CARGO_TARGET_DIR="$PWD/../cargo" CARGO_PROFILE_RELEASE_OPT_LEVEL="$level" \
-  cargo build --quiet --release --target wasm32-unknown-unknown --lib)
+  cargo build --quiet --release --target wasm32-unknown-unknown --lib ${FEATURES:+--features "$FEATURES"})
 out=$work/$name
 rm -rf "$out" && mkdir -p "$out"
 cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/

@@ -5,8 +5,8 @@
 #   bash bench/tools/core-instructions.sh            # needs valgrind (Debian: apt install valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo bench --bench core_loop --no-run --quiet 2>/dev/null
-bin=$(cargo bench --bench core_loop --no-run --message-format=json 2>/dev/null |
+cargo bench --features bench-core --bench core_loop --no-run --quiet 2>/dev/null
+bin=$(cargo bench --features bench-core --bench core_loop --no-run --message-format=json 2>/dev/null |
   node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of s.split("\n")){try{const m=JSON.parse(l);if(m.executable&&m.target?.name==="core_loop")console.log(m.executable)}catch{}}})')
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

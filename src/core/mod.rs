@@ -2,6 +2,8 @@
 //! [`host`], so every behaviour runs natively in host tests.
 
 pub mod adapters;
+#[cfg(feature = "bench-core")]
+pub mod bench_loop;
 pub mod builtin_toggle;
 #[cfg(feature = "full")]
 pub mod builtins;

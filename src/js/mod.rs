@@ -2,6 +2,8 @@
 //! Decoding and encoding of values happens only in [`convert`].
 
 pub mod aborting_fetch;
+#[cfg(feature = "bench-core")]
+pub mod bench_core;
 #[cfg(feature = "full")]
 pub mod builtins;
 pub mod callbacks;
