@@ -4,7 +4,7 @@
 //   node bench/run.mjs                  the full bench (30–60 min on 2 cores), results in bench/results/
 //   node bench/run.mjs --smoke          seconds: every contender, every scenario, a few runs each;
 //                                       fails only when a final text is wrong, never on a timing
-//   flags: --only=ref,scale,tools,throughput,history,stream,metrics,cold,crossings,browser
+//   flags: --only=ref,scale,tools,throughput,history,stream,metrics,cold,crossings,split,browser
 //          --contenders=bare,toolnexus,vercel,agents   --repeats=N   --quick   --no-browser
 //          --out=FILE   --no-install   --pkg=DIR (measure a build laid out like pkg/)
 //          --wait-quiet=SECONDS (before each measured process, default 20; 0 = off)   --help
@@ -19,7 +19,7 @@ import { combine, fmt, linreg, median, ratio } from "./lib/stats.mjs"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "..")
-const SCENARIOS = ["ref", "scale", "tools", "throughput", "history", "stream", "metrics", "cold", "crossings", "browser"]
+const SCENARIOS = ["ref", "scale", "tools", "throughput", "history", "stream", "metrics", "cold", "crossings", "split", "browser"]
 const ALL_CONTENDERS = ["bare", "toolnexus", "vercel", "agents"]
 
 // ---------------------------------------------------------------------------------------------
@@ -654,6 +654,20 @@ async function scenarioCrossings() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Split: scenario 1's core loop natively, inside wasm, and the run through the JS API
+
+async function scenarioSplit() {
+  if (!contenders.includes("toolnexus")) return
+  head("Where scenario 1's time goes: the core loop natively, the same loop inside wasm, the run through the JS API (HEAD built with bench-core)")
+  const args = ["--expose-gc", path.join(here, "tools/core-split.mjs"), "--json", ...(flags.smoke ? ["--smoke"] : [])]
+  const out = await runNode(args, { timeoutMs: 1_200_000 })
+  const res = parseResult(out, "split")
+  if (!res) return
+  for (const line of out.stdout.split("\n").filter((l) => l.startsWith("  "))) console.log(line)
+  results.scenarios.split = res
+}
+
+// ---------------------------------------------------------------------------------------------
 // Browser variant of scenario 1 (Chromium through playwright-core)
 
 async function scenarioBrowser() {
@@ -744,7 +758,7 @@ async function negativeControl() {
   }
 }
 
-const steps = { ref: scenarioRef, scale: scenarioScale, tools: scenarioTools, throughput: scenarioThroughput, history: scenarioHistory, stream: scenarioStream, metrics: scenarioMetrics, cold: scenarioCold, crossings: scenarioCrossings, browser: scenarioBrowser }
+const steps = { ref: scenarioRef, scale: scenarioScale, tools: scenarioTools, throughput: scenarioThroughput, history: scenarioHistory, stream: scenarioStream, metrics: scenarioMetrics, cold: scenarioCold, crossings: scenarioCrossings, split: scenarioSplit, browser: scenarioBrowser }
 if (flags.smoke) await negativeControl()
 const timings = {}
 for (const s of SCENARIOS) {

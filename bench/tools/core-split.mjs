@@ -3,10 +3,12 @@
 // it, and the whole run through the JS API (the Response-less transport), the last two in ONE
 // wasm instance, alternated batch by batch. What the JS API adds over the wasm core loop is the
 // boundary: option reading, fetch and tool calls through the shim, promises, the result's JSON.
-//   node --expose-gc bench/tools/core-split.mjs [--rounds=30] [--no-build]
+//   node --expose-gc bench/tools/core-split.mjs [--rounds=30] [--no-build] [--smoke] [--json]
 // Builds target/bench-variants/bench-core (HEAD with the `bench-core` feature, see
 // build-variant.sh) unless --no-build; runs `cargo bench --features bench-core --bench core_loop`.
-// Every run is checked (the core loop checks its own answer). Timings only: no pass/fail.
+// Every run is checked (the core loop checks its own answer); a wrong one exits 1. --smoke: a
+// few runs of each (checks only); --json: also one `@@RESULT {...}` line (bench/run.mjs's
+// `split` scenario reads it). Timings only: never a pass/fail on them.
 import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
@@ -16,7 +18,8 @@ import { PROMPT, baseTools, expectedText, liteFetch, MODEL } from "../lib/script
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback
-const rounds = Number(arg("rounds", "30"))
+const smoke = process.argv.includes("--smoke")
+const rounds = smoke ? 2 : Number(arg("rounds", "30"))
 const variant = path.join(root, "target/bench-variants/bench-core")
 const run = (cmd, args, env = {}) =>
   execFileSync(cmd, args, { cwd: root, env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
@@ -24,7 +27,7 @@ const run = (cmd, args, env = {}) =>
 if (!process.argv.includes("--no-build")) {
   run("bash", ["bench/tools/build-variant.sh", "bench-core", "z", "-Oz"], { FEATURES: "bench-core" })
 }
-const native = run("cargo", ["bench", "--quiet", "--features", "bench-core", "--bench", "core_loop"], { N: "20000" })
+const native = run("cargo", ["bench", "--quiet", "--features", "bench-core", "--bench", "core_loop"], smoke ? { N: "20", W: "0" } : { N: "20000" })
 const nativeUs = Number(/([\d.]+) µs per run/.exec(native)?.[1])
 
 const lib = await import(pathToFileURL(path.join(variant, "node.mjs")).href)
@@ -35,7 +38,7 @@ const tools = baseTools({ calls: 0 }).map((t) => lib.defineTool(t))
 const toolkit = await lib.createToolkit({ builtins: false, extraTools: tools })
 const client = lib.createClient({ baseUrl: "http://fake.invalid/s/k2t1/v1", style: "openai", model: MODEL, apiKey: "bench", fetch: liteFetch(), maxTurns: 8 })
 const want = expectedText("k2t1")
-const batch = 200
+const batch = smoke ? 2 : 200
 const kinds = {
   "wasm core loop (no JS)": async () => glue.__benchCoreLoop(batch),
   "JS API, Response-less fetch": async () => {
@@ -45,7 +48,7 @@ const kinds = {
     }
   },
 }
-for (const f of Object.values(kinds)) for (let i = 0; i < 5; i++) await f()
+for (const f of Object.values(kinds)) for (let i = 0; i < (smoke ? 1 : 5); i++) await f()
 const times = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]))
 const names = Object.keys(kinds)
 for (let r = 0; r < rounds; r++) {
@@ -63,3 +66,7 @@ console.log(`  core loop, native (cargo bench)   ${nativeUs.toFixed(1)}`)
 console.log(`  core loop inside wasm, no JS      ${core.toFixed(1)}  (${(core / nativeUs).toFixed(2)}x native)`)
 console.log(`  the JS API, Response-less fetch   ${api.toFixed(1)}  (the boundary adds ${(api - core).toFixed(1)}: ${((100 * (api - core)) / api).toFixed(0)} % of the run)`)
 console.log(`  wasm linear memory ${(exports.memory.buffer.byteLength / 2 ** 20).toFixed(1)} MiB`)
+if (process.argv.includes("--json")) {
+  const result = { nativeUs, wasmCoreUs: core, apiUs: api, boundaryUs: api - core, rounds, batch }
+  console.log(`@@RESULT ${JSON.stringify(result)}`)
+}
