@@ -37,7 +37,7 @@ pub const PROMPT: &str = "What are the weather and the local time in these citie
 struct Scripted(Cell<usize>);
 
 impl Http for Scripted {
-    fn send(&self, _: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+    fn send(&self, _: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let n = self.0.get();
         self.0.set(n + 1);
         let body = if n % 2 == 0 { TURN_1 } else { TURN_2 }.to_owned();

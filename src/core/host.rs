@@ -108,23 +108,24 @@ pub enum HttpError {
 /// use toolnexus::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
 /// struct Always200;
 /// impl Http for Always200 {
-///     fn send(&self, _r: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+///     fn send(&self, _r: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
 ///         Box::pin(async { Ok(HttpResponse { status: 200, retry_after: None, body: "{}".into() }) })
 ///     }
 /// }
 /// ```
 pub trait Http {
-    /// Sends one request and reads the whole body.
+    /// Sends one request and reads the whole body. The request is borrowed: a caller that
+    /// retries sends the same one again without copying it (its body may be a long history).
     fn send(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>>;
 
     /// Sends one request and hands the body over as it arrives. By default the whole body is
     /// read first (right for transports that cannot stream).
     fn open(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<StreamResponse, HttpError>> {
         let sent = self.send(request);
         Box::pin(async move { sent.await.map(StreamResponse::whole) })
@@ -135,7 +136,7 @@ pub trait Http {
     /// then tells JSON from an event stream by the body itself.
     fn open_with_headers(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HeadedResponse, HttpError>> {
         let opened = self.open(request);
         Box::pin(async move {

@@ -78,8 +78,9 @@ pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
 /// use toolnexus::core::tool::Tool;
 /// struct Echo;
 /// impl Http for Echo {
-///     fn send(&self, r: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
-///         Box::pin(async move { Ok(HttpResponse { status: 200, retry_after: None, body: r.url }) })
+///     fn send(&self, r: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+///         let body = r.url.clone();
+///         Box::pin(async move { Ok(HttpResponse { status: 200, retry_after: None, body }) })
 ///     }
 /// }
 /// struct Never;
@@ -238,7 +239,7 @@ impl Tool for HttpTool {
             .timeout_ms
             .or(self.options.timeout_ms)
             .unwrap_or(DEFAULT_TIMEOUT_MS);
-        let sent = self.http.send(request);
+        let sent = self.http.send(&request);
         let timer = self.clock.sleep(timeout);
         let name = self.spec.name.clone();
         let mode = self.options.result_mode;

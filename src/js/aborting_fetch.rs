@@ -65,20 +65,24 @@ fn combined(own: JsValue, caller: Option<&Signal>) -> JsValue {
 impl Http for AbortingFetch {
     fn send(
         &self,
-        mut request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let Some(controller) = new_controller() else {
             return self.0.send(request);
         };
         let signal = combined(get(&controller, "signal"), request.signal.as_ref());
-        if let Some(signal) = JsSignal::from_js(&signal) {
-            request.signal = Some(Rc::new(signal));
-        }
         let mut guard = AbortOnDrop {
             controller,
             done: false,
         };
-        let sent = self.0.send(request);
+        // A tool's request (small): copied to carry the controller's signal instead.
+        let sent = match JsSignal::from_js(&signal) {
+            Some(signal) => self.0.send(&HttpRequest {
+                signal: Some(Rc::new(signal)),
+                ..request.clone()
+            }),
+            None => self.0.send(request),
+        };
         Box::pin(async move {
             let response = sent.await;
             guard.finish();

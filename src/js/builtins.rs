@@ -142,7 +142,7 @@ struct NoFetch;
 impl Http for NoFetch {
     fn send(
         &self,
-        _request: HttpRequest,
+        _request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         Box::pin(async {
             Err(HttpError::Network(

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get};
 use super::host::{set, JsSignal};
-use super::promise::{call2, settle};
+use super::promise::settle;
 use crate::core::host::{
     ByteStream, HeadedResponse, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal,
     StreamResponse,
@@ -41,33 +41,44 @@ extern "C" {
         fetch: &Function,
         url: &str,
         method: &str,
-        headers: Vec<String>,
-        body: Option<String>,
+        headers: js_sys::Array,
+        body: Option<&str>,
         signal: Option<JsValue>,
     ) -> js_sys::Promise;
 }
 
-/// A whole exchange through the shim: `fetch`, status, `Retry-After` and the body text.
-async fn fetch_text(fetch: &Function, request: HttpRequest) -> Result<HttpResponse, HttpError> {
-    let signal = request.signal;
-    let js_signal = signal.as_ref().and_then(|s| {
+/// The JS `AbortSignal` behind a request's signal, when it has one.
+fn js_signal_of(signal: &Option<Signal>) -> Option<JsValue> {
+    signal.as_ref().and_then(|s| {
         s.as_any()
             .downcast_ref::<JsSignal>()
             .map(|s| s.js().clone())
-    });
-    let mut headers = Vec::with_capacity(request.headers.len() * 2);
-    for (name, value) in request.headers {
-        headers.push(name);
-        headers.push(value);
+    })
+}
+
+/// Starts a whole exchange through the shim (`fetch`, then the body as text) at once, reading
+/// the request where it is: its strings are copied straight into JS.
+fn fetch_text(fetch: &Function, request: &HttpRequest) -> js_sys::Promise {
+    let headers = js_sys::Array::new_with_length(request.headers.len() as u32 * 2);
+    for (i, (name, value)) in request.headers.iter().enumerate() {
+        headers.set(i as u32 * 2, name.as_str().into());
+        headers.set(i as u32 * 2 + 1, value.as_str().into());
     }
-    let promise = shim_fetch_text(
+    shim_fetch_text(
         fetch,
         &request.url,
         &request.method,
         headers,
-        request.body,
-        js_signal,
-    );
+        request.body.as_deref(),
+        js_signal_of(&request.signal),
+    )
+}
+
+/// The outcome of [`fetch_text`]'s exchange: status, `Retry-After` and the body text.
+async fn fetched(
+    promise: js_sys::Promise,
+    signal: Option<Signal>,
+) -> Result<HttpResponse, HttpError> {
     // The shim never rejects; a rejection here would be a bug in it, reported as a failure.
     let outcome = wasm_bindgen_futures::JsFuture::from(promise)
         .await
@@ -87,22 +98,28 @@ async fn fetch_text(fetch: &Function, request: HttpRequest) -> Result<HttpRespon
     }
 }
 
-/// Calls `fetch` and returns the `Response` with its status and `Retry-After`.
-async fn start(
-    fetch: Function,
-    request: HttpRequest,
-) -> Result<(JsValue, u16, Option<String>), HttpError> {
+/// Calls `fetch` at once; the future gives the `Response` with its status and `Retry-After`.
+fn start(
+    fetch: &Function,
+    request: &HttpRequest,
+) -> impl std::future::Future<Output = Result<(JsValue, u16, Option<String>), HttpError>> {
     let signal = request.signal.clone();
-    let js_signal = signal.as_ref().and_then(|s| {
-        s.as_any()
-            .downcast_ref::<JsSignal>()
-            .map(|s| s.js().clone())
-    });
-    let init = init_object(&request, js_signal.as_ref());
+    let init = init_object(request, js_signal_of(&signal).as_ref());
     let url: JsValue = request.url.as_str().into();
-    let response = call2(&fetch, &JsValue::UNDEFINED, &url, &init)
-        .await
-        .map_err(|thrown| failure(&signal, &thrown, ""))?;
+    let called = fetch.call2(&JsValue::UNDEFINED, &url, &init);
+    async move { responded(called, signal).await }
+}
+
+/// The `Response` a `fetch` call gave (or threw), with its status and `Retry-After`.
+async fn responded(
+    called: Result<JsValue, JsValue>,
+    signal: Option<Signal>,
+) -> Result<(JsValue, u16, Option<String>), HttpError> {
+    let settled = match called {
+        Ok(returned) => settle(returned).await,
+        Err(thrown) => Err(thrown),
+    };
+    let response = settled.map_err(|thrown| failure(&signal, &thrown, ""))?;
     let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
     let headers = get(&response, "headers");
     let retry_after = get(&headers, "get")
@@ -185,20 +202,20 @@ impl Drop for Reader {
 impl Http for FetchHttp {
     fn send(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
-        let fetch = self.fetch.clone();
-        Box::pin(async move { fetch_text(&fetch, request).await })
+        let promise = fetch_text(&self.fetch, request);
+        Box::pin(fetched(promise, request.signal.clone()))
     }
 
     fn open(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<StreamResponse, HttpError>> {
-        let fetch = self.fetch.clone();
+        let started = start(&self.fetch, request);
+        let signal = request.signal.clone();
         Box::pin(async move {
-            let signal = request.signal.clone();
-            let (response, status, retry_after) = start(fetch, request).await?;
+            let (response, status, retry_after) = started.await?;
             let body = body_stream(&response, signal).await?;
             Ok(StreamResponse {
                 status,
@@ -210,12 +227,12 @@ impl Http for FetchHttp {
 
     fn open_with_headers(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HeadedResponse, HttpError>> {
-        let fetch = self.fetch.clone();
+        let started = start(&self.fetch, request);
+        let signal = request.signal.clone();
         Box::pin(async move {
-            let signal = request.signal.clone();
-            let (response, status, _) = start(fetch, request).await?;
+            let (response, status, _) = started.await?;
             let headers = all_headers(&get(&response, "headers"));
             let body = body_stream(&response, signal).await?;
             Ok(HeadedResponse {

@@ -40,24 +40,28 @@ impl Drop for AbortOnDrop {
 impl Http for McpFetch {
     fn send(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         self.inner.send(request)
     }
 
     fn open_with_headers(
         &self,
-        mut request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HeadedResponse, HttpError>> {
         let caller = request
             .signal
             .as_ref()
             .and_then(|s| s.as_any().downcast_ref::<JsSignal>());
         let own = RunSignal::new(caller).map(Rc::new);
-        if let Some(own) = &own {
-            request.signal = Some(own.clone() as Signal);
-        }
-        let opened = self.inner.open_with_headers(request);
+        let opened = match &own {
+            // An MCP message (small): copied to carry this request's own signal instead.
+            Some(own) => self.inner.open_with_headers(&HttpRequest {
+                signal: Some(own.clone() as Signal),
+                ..request.clone()
+            }),
+            None => self.inner.open_with_headers(request),
+        };
         Box::pin(async move {
             let mut guard = AbortOnDrop(own);
             let response = opened.await?;

@@ -224,7 +224,7 @@ impl Clock for TestClock {
 pub struct NoNet;
 
 impl Http for NoNet {
-    fn send(&self, _: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+    fn send(&self, _: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         Box::pin(async { Err(HttpError::Network("offline".into())) })
     }
 }

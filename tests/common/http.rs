@@ -102,7 +102,7 @@ impl ScriptedHttp {
 impl Http for ScriptedHttp {
     fn send(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let sent = Sent {
             url: request.url.clone(),
@@ -124,15 +124,18 @@ impl Http for ScriptedHttp {
         };
         match step {
             Step::Now(reply) => Box::pin(async move { reply }),
-            Step::HangUntilAborted => Box::pin(async move {
-                match request.signal {
-                    Some(signal) => {
-                        signal.wait().await;
-                        Err(HttpError::Aborted(signal.reason()))
+            Step::HangUntilAborted => {
+                let signal = request.signal.clone();
+                Box::pin(async move {
+                    match signal {
+                        Some(signal) => {
+                            signal.wait().await;
+                            Err(HttpError::Aborted(signal.reason()))
+                        }
+                        None => std::future::pending().await,
                     }
-                    None => std::future::pending().await,
-                }
-            }),
+                })
+            }
         }
     }
 }

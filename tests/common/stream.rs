@@ -197,10 +197,10 @@ impl StreamHttp {
 impl Http for StreamHttp {
     fn send(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         self.sent_whole.set(self.sent_whole.get() + 1);
-        let next = self.record(&request);
+        let next = self.record(request);
         Box::pin(async move {
             let s =
                 next.unwrap_or_else(|| Err(HttpError::Network("StreamHttp: script ended".into())))?;
@@ -214,12 +214,13 @@ impl Http for StreamHttp {
 
     fn open(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<StreamResponse, HttpError>> {
         self.opened.set(self.opened.get() + 1);
-        let next = self.record(&request);
+        let next = self.record(request);
         self.dropped.set(false);
         let (pulled, dropped) = (self.pulled.clone(), self.dropped.clone());
+        let signal = request.signal.clone();
         Box::pin(async move {
             let s =
                 next.unwrap_or_else(|| Err(HttpError::Network("StreamHttp: script ended".into())))?;
@@ -229,7 +230,7 @@ impl Http for StreamHttp {
                 yield_between: s.yield_between,
                 pulled,
                 dropped,
-                signal: request.signal,
+                signal,
             };
             Ok(StreamResponse {
                 status: s.status,

@@ -21,7 +21,7 @@ pub struct Recording {
 impl Http for Recording {
     fn send(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         self.methods.borrow_mut().push(request.method.clone());
         self.inner.send(request)

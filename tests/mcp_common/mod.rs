@@ -96,7 +96,7 @@ pub struct Router(pub Vec<(&'static str, Rc<FakeMcp>)>);
 impl Http for Router {
     fn send(
         &self,
-        request: toolnexus::core::host::HttpRequest,
+        request: &toolnexus::core::host::HttpRequest,
     ) -> LocalBoxFuture<
         'static,
         Result<toolnexus::core::host::HttpResponse, toolnexus::core::host::HttpError>,
@@ -110,12 +110,12 @@ impl Http for Router {
     }
     fn open_with_headers(
         &self,
-        request: toolnexus::core::host::HttpRequest,
+        request: &toolnexus::core::host::HttpRequest,
     ) -> LocalBoxFuture<
         'static,
         Result<toolnexus::core::host::HeadedResponse, toolnexus::core::host::HttpError>,
     > {
-        self.pick(&request.url).open(request)
+        self.pick(&request.url).open(request.clone())
     }
 }
 

@@ -7,7 +7,7 @@
 //! use std::rc::Rc;
 //! use toolnexus::core::builtins::{create, BuiltinHost};
 //! # use toolnexus::core::host::{Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
-//! # struct NoNet; impl Http for NoNet { fn send(&self, _: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> { Box::pin(async { Err(HttpError::Network("offline".into())) }) } }
+//! # struct NoNet; impl Http for NoNet { fn send(&self, _: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> { Box::pin(async { Err(HttpError::Network("offline".into())) }) } }
 //! # struct Frozen; impl Clock for Frozen { fn now_ms(&self) -> f64 { 0.0 } fn sleep(&self, _: f64) -> LocalBoxFuture<'static, ()> { Box::pin(std::future::pending()) } }
 //! let host = BuiltinHost::new(Rc::new(toolnexus::core::fs::MemoryFs::new()), Rc::new(NoNet), Rc::new(Frozen));
 //! let names: Vec<String> = create(&host).iter().map(|t| t.spec().name.clone()).collect();

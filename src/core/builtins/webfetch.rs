@@ -48,7 +48,7 @@ pub fn tool(http: Rc<dyn Http>, clock: Rc<dyn Clock>) -> Builtin {
                 body: None,
                 signal: ctx.signal.clone(),
             };
-            let sent = http.send(request);
+            let sent = http.send(&request);
             let timer = clock.sleep((seconds * 1000.0).max(0.0));
             let response = match select(sent, timer).await {
                 Either::Left((response, _)) => response.map_err(|e| e.to_string())?,

@@ -131,12 +131,9 @@ impl Llm {
         let mut attempt = 0;
         loop {
             let sent = if ctx.events.is_some() {
-                self.http.open(request.clone()).await
+                self.http.open(&request).await
             } else {
-                self.http
-                    .send(request.clone())
-                    .await
-                    .map(StreamResponse::whole)
+                self.http.send(&request).await.map(StreamResponse::whole)
             };
             let (failure, wait) = match sent {
                 Err(HttpError::Aborted(reason)) => return Err(RunError::Aborted(reason)),

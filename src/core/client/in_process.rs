@@ -27,12 +27,13 @@ pub const IN_PROCESS_BASE_URL: &str = "http://in-process.invalid/v1";
 impl Http for InProcessHttp {
     fn send(
         &self,
-        request: HttpRequest,
+        request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let generate = self.generate.clone();
+        let body = serde_json::from_str::<Value>(request.body.as_deref().unwrap_or(""))
+            .map_err(|e| HttpError::Refused(format!("the request body is not JSON: {e}")));
         Box::pin(async move {
-            let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or(""))
-                .map_err(|e| HttpError::Refused(format!("the request body is not JSON: {e}")))?;
+            let body = body?;
             if body.get("stream") == Some(&Value::Bool(true)) {
                 return Err(HttpError::Refused(
                     "createInProcessClient does not stream: `generate` returns a complete answer; use run() or ask()".into(),

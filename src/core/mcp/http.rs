@@ -125,7 +125,7 @@ impl Poster {
         let request = self.request("POST", Some(message.to_string()), signal);
         let response = self
             .http
-            .open_with_headers(request)
+            .open_with_headers(&request)
             .await
             .map_err(http_error)?;
         if let Some(id) = response.header("mcp-session-id").filter(|v| !v.is_empty()) {
@@ -210,7 +210,7 @@ impl Transport for StreamableHttp {
         Box::pin(async move {
             if had_session {
                 // 405 (the server does not let clients end sessions) and errors are all fine.
-                if let Ok(response) = poster.http.open_with_headers(request).await {
+                if let Ok(response) = poster.http.open_with_headers(&request).await {
                     poster.drain(response).await;
                 }
             }
