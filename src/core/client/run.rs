@@ -371,35 +371,41 @@ impl Client {
         let mut halted = None;
         for outcome in outcomes {
             let (id, name, outcome) = outcome?;
-            if let Outcome::Halted { .. } = outcome {
-                if halted.is_some() {
-                    continue;
-                }
-            }
-            let (args, result) = outcome.parts();
-            if !known.contains(&id) {
+            // Taken apart, not cloned: the arguments go to the record, the result to the
+            // transcript.
+            let (args, result, request) = match outcome {
+                Outcome::Done { args, result } => (args, result, None),
+                Outcome::Halted { .. } if halted.is_some() => continue,
+                Outcome::Halted {
+                    args,
+                    request,
+                    placeholder,
+                } => (args, placeholder, Some(request)),
+            };
+            let reported = known.contains(&id);
+            if !reported {
                 progress.tool_calls.push(ToolCallRecord {
                     name: name.clone(),
-                    args: args.clone(),
+                    args,
                     output: result.output.clone(),
                     is_error: result.is_error,
                     metadata: result.metadata.clone(),
                 });
             }
-            results.push((id.clone(), result.clone()));
-            if let Outcome::Halted { request, .. } = outcome {
+            if let Some(request) = request {
+                results.push((id, result));
                 halted = Some(request);
                 continue;
             }
-            if let (Some(events), false) = (events, known.contains(&id)) {
-                let (output, is_error) = (result.output.clone(), result.is_error);
+            if let (Some(events), false) = (events, reported) {
                 events.emit(StreamEvent::ToolResult {
-                    id,
+                    id: id.clone(),
                     name,
-                    output,
-                    is_error,
+                    output: result.output.clone(),
+                    is_error: result.is_error,
                 });
             }
+            results.push((id, result));
         }
         progress
             .messages

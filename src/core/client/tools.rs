@@ -71,18 +71,6 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {
-    /// The arguments and the result the transcript records.
-    pub fn parts(&self) -> (&Value, &ToolResult) {
-        match self {
-            Outcome::Done { args, result } => (args, result),
-            Outcome::Halted {
-                args, placeholder, ..
-            } => (args, placeholder),
-        }
-    }
-}
-
 /// Runs one call through the hooks, the toolkit and the suspension rule.
 pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Outcome, RunError> {
     let info = CallInfo {
