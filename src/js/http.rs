@@ -106,8 +106,7 @@ fn start(
     let signal = request.signal.clone();
     let init = init_object(request, js_signal_of(&signal).as_ref());
     let url: JsValue = request.url.as_str().into();
-    let called = fetch.call2(&JsValue::UNDEFINED, &url, &init);
-    async move { responded(called, signal).await }
+    responded(fetch.call2(&JsValue::UNDEFINED, &url, &init), signal)
 }
 
 /// The `Response` a `fetch` call gave (or threw), with its status and `Retry-After`.
