@@ -125,6 +125,7 @@ impl Scenario {
             prompt: PROMPT.into(),
             history: Vec::new(),
             history_text: None,
+            history_host: None,
             signal: None,
             events: None,
             resume: None,

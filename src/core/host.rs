@@ -61,7 +61,43 @@ pub trait Clock {
     }
 }
 
-/// One HTTP request; the body, when there is one, is already its final text.
+/// Text the host keeps and the core never reads: the items of a long history the host gave as
+/// JSON text, which would otherwise be copied into the module and back out with every request.
+/// A request body holds [`HostText::MARK`] where the text goes, and the host's [`Http`] puts
+/// it there (an `Http` that says [`Http::splices_host_text`]).
+///
+/// ```
+/// # use toolnexus::core::host::HostText;
+/// let text = HostText::new(String::from(r#"{"role":"user","content":"hi"}"#));
+/// assert_eq!(text.get::<String>().map(String::len), Some(30));
+/// ```
+#[derive(Clone)]
+pub struct HostText(Rc<dyn Any>);
+
+impl HostText {
+    /// Where the text goes in a body: a raw NUL, which JSON text never holds (it is always
+    /// written `\u0000`), so it cannot be confused with anything the core wrote.
+    pub const MARK: char = '\u{0}';
+
+    /// Wraps the host's own value.
+    pub fn new<T: Any>(value: T) -> Self {
+        HostText(Rc::new(value))
+    }
+
+    /// The host's value, when it is a `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.downcast_ref::<T>()
+    }
+}
+
+impl std::fmt::Debug for HostText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HostText(..)")
+    }
+}
+
+/// One HTTP request; the body, when there is one, is already its final text (with
+/// [`HostText::MARK`] where `splice` goes, when there is one).
 #[derive(Clone)]
 pub struct HttpRequest {
     /// `GET`, `POST`, `DELETE`, …
@@ -72,8 +108,31 @@ pub struct HttpRequest {
     pub headers: Vec<(String, String)>,
     /// The body; `None` for requests that have none (a `GET` must not).
     pub body: Option<String>,
+    /// Host text that goes at the body's [`HostText::MARK`]; only ever set for an `Http` that
+    /// [splices host text](Http::splices_host_text).
+    pub splice: Option<HostText>,
     /// Aborts the request.
     pub signal: Option<Signal>,
+}
+
+impl HttpRequest {
+    /// The body with its splice put in at the mark, for a host whose [`HostText`] holds a
+    /// `String`; the body as it is when there is no splice.
+    ///
+    /// ```
+    /// # use toolnexus::core::host::{HostText, HttpRequest};
+    /// let request = HttpRequest { method: "POST".into(), url: "u".into(), headers: vec![],
+    ///     body: Some("[\u{0},3]".into()), splice: Some(HostText::new(String::from("1,2"))), signal: None };
+    /// assert_eq!(request.spliced_body().as_deref(), Some("[1,2,3]"));
+    /// ```
+    pub fn spliced_body(&self) -> Option<String> {
+        let body = self.body.as_deref()?;
+        let text = self.splice.as_ref().and_then(|s| s.get::<String>());
+        match (text, body.split_once(HostText::MARK)) {
+            (Some(text), Some((before, after))) => Some(format!("{before}{text}{after}")),
+            _ => Some(body.to_owned()),
+        }
+    }
 }
 
 /// A complete response.
@@ -151,6 +210,12 @@ pub trait Http {
                 body: response.body,
             })
         })
+    }
+
+    /// Whether this transport puts a request's [`HostText`] in at its mark; a run gives it
+    /// host text only then. By default `false`.
+    fn splices_host_text(&self) -> bool {
+        false
     }
 }
 

@@ -216,6 +216,7 @@ fn build_request(options: &HttpToolOptions, args: Value, env: &EnvLookup) -> Htt
         url,
         headers,
         body,
+        splice: None,
         signal: None,
     }
 }

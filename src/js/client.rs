@@ -7,13 +7,14 @@ use wasm_bindgen::prelude::*;
 use super::callbacks::{JsStore, JsTextSink};
 use super::convert::{decode, from_json, get, js_error, to_json, type_name};
 use super::host::set;
-use super::run_context::RunContext;
+use super::run_context::{HistoryMode, RunContext};
+use super::run_result::run_result;
 use super::run_stream::{RunStream, StreamSink};
 use crate::core::client::error::RunError;
 use crate::core::client::result::RunResult;
 use crate::core::client::resume::check_resume_ids;
 use crate::core::client::run::{Client, Resume, RunInput};
-use crate::core::client::telemetry::{RunEvents, StreamEvent};
+use crate::core::client::telemetry::RunEvents;
 use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
@@ -30,18 +31,11 @@ pub fn run_error(error: &RunError) -> JsValue {
 
 type RunFuture = LocalBoxFuture<'static, Result<RunResult, RunError>>;
 
-#[wasm_bindgen(module = "/src/js/shim.js")]
-extern "C" {
-    /// See `shim.js`: `result.messages` = the parsed history, then the run's own messages.
-    #[wasm_bindgen(js_name = prependHistory)]
-    fn shim_prepend_history(result: &JsValue, history: &str) -> JsValue;
-}
-
 fn promise_of(future: RunFuture) -> js_sys::Promise {
     crate::js::promise::promise(async move {
         future
             .await
-            .map(|result| from_json(&result))
+            .map(|result| run_result(&result, None))
             .map_err(|e| run_error(&e))
     })
 }
@@ -96,6 +90,7 @@ impl ClientHandle {
             prompt: String::new(),
             history: c.history,
             history_text: None,
+            history_host: None,
             signal,
             events: None,
             resume,
@@ -121,6 +116,7 @@ impl ClientHandle {
             prompt,
             history: c.history,
             history_text: c.history_text,
+            history_host: c.history_host,
             signal: signal.clone(),
             events,
             resume: None,
@@ -152,18 +148,26 @@ impl ClientHandle {
         #[wasm_bindgen(unchecked_param_type = "RunOptions")] ctx: JsValue,
     ) -> js_sys::Promise {
         let started = prompt_of(&prompt, "run").and_then(|prompt| {
-            // The history stays JSON text (never parsed in wasm) unless a hook needs it.
-            let keep_text = !self.core.hooks.has_before_llm();
-            let mut c = RunContext::read_with(&ctx, "run", keep_text)?;
+            // The history stays JSON text in JavaScript (the transport completes each body
+            // there) unless a hook needs it: then it is copied in as text (`bodyTransform`),
+            // or decoded (`beforeLLM`).
+            let mode = if self.core.takes_host_history() {
+                HistoryMode::Host
+            } else if !self.core.hooks.has_before_llm() {
+                HistoryMode::Text
+            } else {
+                HistoryMode::Messages
+            };
+            let mut c = RunContext::read_with(&ctx, "run", mode)?;
             c.id = None;
-            let text = c.history_text.clone();
-            Ok((self.start(prompt, c, None).0, text))
+            let items = c.history_items.clone();
+            Ok((self.start(prompt, c, None).0, items))
         });
         match started {
             Ok((future, None)) => promise_of(future),
-            Ok((future, Some(text))) => crate::js::promise::promise(async move {
+            Ok((future, Some(items))) => crate::js::promise::promise(async move {
                 let result = future.await.map_err(|e| run_error(&e))?;
-                Ok(shim_prepend_history(&from_json(&result), &text))
+                Ok(run_result(&result, Some(&items)))
             }),
             Err(e) => js_sys::Promise::reject(&e),
         }
@@ -212,9 +216,10 @@ impl ClientHandle {
         let producer = sink.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let outcome = future.await.map(|result| {
-                from_json(&StreamEvent::Done {
-                    result: Box::new(result),
-                })
+                let done: JsValue = js_sys::Object::new().into();
+                set(&done, "type", &"done".into());
+                set(&done, "result", &run_result(&result, None));
+                done
             });
             producer.end(outcome.map_err(|e| run_error(&e)));
         });
@@ -325,6 +330,7 @@ impl Conversation {
             prompt,
             history,
             history_text: None,
+            history_host: None,
             signal,
             events: None,
             resume: None,
@@ -332,8 +338,9 @@ impl Conversation {
         let messages = self.messages.clone();
         crate::js::promise::promise(async move {
             let result = run.await.map_err(|e| run_error(&e))?;
-            *messages.borrow_mut() = result.messages.clone();
-            Ok(from_json(&result))
+            let value = run_result(&result, None);
+            *messages.borrow_mut() = result.messages;
+            Ok(value)
         })
     }
 

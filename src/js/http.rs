@@ -7,8 +7,8 @@ use super::convert::{error_text, get};
 use super::host::{set, JsSignal};
 use super::promise::settle;
 use crate::core::host::{
-    ByteStream, HeadedResponse, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal,
-    StreamResponse,
+    ByteStream, HeadedResponse, HostText, Http, HttpError, HttpRequest, HttpResponse,
+    LocalBoxFuture, Signal, StreamResponse,
 };
 
 /// `fetch(url, {method: "POST", headers, body, signal})`.
@@ -43,8 +43,22 @@ extern "C" {
         method: &str,
         headers: js_sys::Array,
         body: Option<&str>,
+        splice: Option<JsValue>,
+        after: Option<&str>,
         signal: Option<JsValue>,
     ) -> js_sys::Promise;
+}
+
+/// A request's body in three parts: the text before the mark, the host's text that goes there
+/// (a JS string), and the text after it. Without a JS splice (or a mark): the body, `None`,
+/// `None`.
+fn body_parts(request: &HttpRequest) -> (Option<&str>, Option<JsValue>, Option<&str>) {
+    let body = request.body.as_deref();
+    let splice = request.splice.as_ref().and_then(|s| s.get::<JsValue>());
+    match (body.and_then(|b| b.split_once(HostText::MARK)), splice) {
+        (Some((before, after)), Some(splice)) => (Some(before), Some(splice.clone()), Some(after)),
+        _ => (body, None, None),
+    }
 }
 
 /// The JS `AbortSignal` behind a request's signal, when it has one.
@@ -64,12 +78,15 @@ fn fetch_text(fetch: &Function, request: &HttpRequest) -> js_sys::Promise {
         headers.set(i as u32 * 2, name.as_str().into());
         headers.set(i as u32 * 2 + 1, value.as_str().into());
     }
+    let (body, splice, after) = body_parts(request);
     shim_fetch_text(
         fetch,
         &request.url,
         &request.method,
         headers,
-        request.body.as_deref(),
+        body,
+        splice,
+        after,
         js_signal_of(&request.signal),
     )
 }
@@ -241,6 +258,11 @@ impl Http for FetchHttp {
             })
         })
     }
+
+    /// The body's mark gets the JS string of the request's splice, joined in JavaScript.
+    fn splices_host_text(&self) -> bool {
+        true
+    }
 }
 
 /// The body as a stream: its reader, or (where a runtime has no readable body) its text.
@@ -292,8 +314,15 @@ fn init_object(request: &HttpRequest, signal: Option<&JsValue>) -> JsValue {
         set(&headers, name, &value.as_str().into());
     }
     set(&init, "headers", &headers);
-    if let Some(body) = &request.body {
-        set(&init, "body", &body.as_str().into());
+    match body_parts(request) {
+        (Some(before), Some(splice), Some(after)) => {
+            let body = js_sys::JsString::from(before)
+                .concat(&splice)
+                .concat(&after.into());
+            set(&init, "body", &body);
+        }
+        (Some(body), _, _) => set(&init, "body", &body.into()),
+        _ => {}
     }
     if let Some(signal) = signal {
         set(&init, "signal", signal);

@@ -31,6 +31,7 @@ pub mod mcp_process;
 pub mod memfs;
 pub mod promise;
 pub mod run_context;
+pub mod run_result;
 pub mod run_signal;
 pub mod run_stream;
 #[cfg(feature = "full")]

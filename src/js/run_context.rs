@@ -11,8 +11,20 @@ use super::convert::{get, js_error, to_json};
 use super::host::{signal_from, JsSignal};
 use super::run_signal::RunSignal;
 use super::toolkit::core_toolkit;
-use crate::core::host::{Cancel, LocalBoxFuture, Signal};
+use crate::core::host::{Cancel, HostText, LocalBoxFuture, Signal};
 use crate::core::toolkit::Toolkit;
+
+/// How a run context keeps `ctx.history`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryMode {
+    /// Decoded into messages (a hook reads them).
+    Messages,
+    /// Copied into the module as JSON text, never parsed there (`bodyTransform` parses it).
+    Text,
+    /// Left in JavaScript as JSON text: the request bodies are completed there (the
+    /// transport splices it), so a long history never crosses into the module at all.
+    Host,
+}
 
 /// A decoded run context.
 pub struct RunContext {
@@ -25,6 +37,11 @@ pub struct RunContext {
     /// `ctx.history` as the JSON text of a non-empty array, when read with `keep_text` (then
     /// `history` is empty): the core splices it into requests without parsing it.
     pub history_text: Option<Rc<str>>,
+    /// `ctx.history` left in JavaScript, in [`HistoryMode::Host`] (then `history` is empty).
+    pub history_host: Option<HostText>,
+    /// The items of `ctx.history` as a JS string (its JSON without the brackets), in the text
+    /// and host modes: the result puts them before the run's own messages.
+    pub history_items: Option<JsValue>,
     /// `ctx.id`.
     pub id: Option<String>,
     /// `ctx.on_text`.
@@ -34,11 +51,11 @@ pub struct RunContext {
 impl RunContext {
     /// Reads `ctx`; `what` names the method in error messages.
     pub fn read(ctx: &JsValue, what: &str) -> Result<RunContext, JsValue> {
-        Self::read_with(ctx, what, false)
+        Self::read_with(ctx, what, HistoryMode::Messages)
     }
 
-    /// Reads `ctx`; with `keep_text`, an array `ctx.history` is kept as its JSON text only.
-    pub fn read_with(ctx: &JsValue, what: &str, keep_text: bool) -> Result<RunContext, JsValue> {
+    /// Reads `ctx`, keeping a non-empty array `ctx.history` as `mode` says.
+    pub fn read_with(ctx: &JsValue, what: &str, mode: HistoryMode) -> Result<RunContext, JsValue> {
         let invalid = |m: String| js_error("invalid_options", &m);
         let toolkit = core_toolkit(&get(ctx, "toolkit")).ok_or_else(|| {
             invalid(format!(
@@ -47,8 +64,21 @@ impl RunContext {
         })?;
         let caller = signal_from(ctx).map_err(|m| invalid(format!("{what}: {m}")))?;
         let raw_history = get(ctx, "history");
-        let history_text = keep_text.then(|| history_text(&raw_history)).flatten();
-        let history = if history_text.is_some() {
+        let history_items = match mode {
+            HistoryMode::Messages => None,
+            _ => Some(shim_history_items(&raw_history)).filter(JsValue::is_string),
+        };
+        let history_text = match (&history_items, mode) {
+            (Some(items), HistoryMode::Text) => {
+                items.as_string().map(|t| Rc::from(format!("[{t}]")))
+            }
+            _ => None,
+        };
+        let history_host = match (&history_items, mode) {
+            (Some(items), HistoryMode::Host) => Some(HostText::new(items.clone())),
+            _ => None,
+        };
+        let history = if history_items.is_some() {
             Vec::new()
         } else {
             match to_json(&raw_history) {
@@ -68,6 +98,8 @@ impl RunContext {
             caller,
             history,
             history_text,
+            history_host,
+            history_items,
             id,
             on_text,
         })
@@ -111,13 +143,9 @@ impl Cancel for Unfired {
     }
 }
 
-/// The JSON text of `history` when it is an array that stringifies to a non-empty array;
-/// `None` for anything else (the caller then decodes it the ordinary way, errors included).
-fn history_text(history: &JsValue) -> Option<Rc<str>> {
-    if !js_sys::Array::is_array(history) {
-        return None;
-    }
-    let text = js_sys::JSON::stringify(history).ok()?.as_string()?;
-    let is_items = text.starts_with('[') && text.ends_with(']') && text != "[]";
-    is_items.then(|| Rc::from(text))
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// See `shim.js`: the JSON text of a non-empty array's items, else `undefined`.
+    #[wasm_bindgen(js_name = historyItems)]
+    fn shim_history_items(history: &JsValue) -> JsValue;
 }

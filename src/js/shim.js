@@ -14,14 +14,15 @@ const isThenable = (value) => {
 
 /**
  * `fetch(url, {method, headers, body?, signal?})`, then the whole body as text.
- * `headers` is a flat `[name, value, name, value, ...]` array. Resolves to
+ * `headers` is a flat `[name, value, name, value, ...]` array. With `splice` (a string the
+ * module never held: a long history), the body is `body + splice + after`. Resolves to
  * `[0, status, retryAfter | undefined, text]` on a response, `[1, thrown]` when `fetch` failed,
  * `[2, thrown]` when reading the body failed, `[3]` when `fetch` gave no `Response`.
  */
-export function fetchText(fetch, url, method, headers, body, signal) {
+export function fetchText(fetch, url, method, headers, body, splice, after, signal) {
   const init = { method, headers: {} }
   for (let i = 0; i + 1 < headers.length; i += 2) init.headers[headers[i]] = headers[i + 1]
-  if (body !== undefined) init.body = body
+  if (body !== undefined) init.body = splice === undefined ? body : body + splice + after
   if (signal !== undefined) init.signal = signal
   let started
   try {
@@ -133,12 +134,48 @@ export function callTool(func, self, args, signal, timeout, answer) {
 }
 
 /**
- * A run's result whose `messages` hold only the run's own messages, completed with the history
- * it continued (`history` is the history's JSON text, so the result holds a fresh copy).
+ * The JSON text of the items of `history` (its `JSON.stringify` without the brackets) when it
+ * is a non-empty array that stringifies; `undefined` otherwise, for the Rust side to decode the
+ * ordinary way (and report what is wrong with it).
  */
-export function prependHistory(result, history) {
-  if (result !== null && typeof result === "object" && Array.isArray(result.messages)) {
-    result.messages = JSON.parse(history).concat(result.messages)
+export function historyItems(history) {
+  if (!Array.isArray(history) || history.length === 0) return undefined
+  let text
+  try {
+    text = JSON.stringify(history)
+  } catch {
+    return undefined
   }
-  return result
+  return typeof text === "string" && text.length > 2 ? text.slice(1, -1) : undefined
+}
+
+/**
+ * `object[key]` as the value of the JSON text `text`, parsed on first read (then an ordinary
+ * data property); `prefix`, when given, is the JSON text of the items of an array put before it.
+ */
+function lazyJson(object, key, text, prefix) {
+  const define = (value) => Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
+  Object.defineProperty(object, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = JSON.parse(text)
+      define(prefix === undefined ? value : JSON.parse(`[${prefix}]`).concat(value))
+      return object[key]
+    },
+    set: define,
+  })
+}
+
+/**
+ * A run's result from the three JSON texts the core gives (see `RunResult::to_json_parts`):
+ * `head` parsed now, `messages` and `toolCalls` when first read. `history`, when given, is
+ * the JSON text of the items of the history the run continued, put before its own messages.
+ */
+export function runResult(head, messages, toolCalls, history) {
+  const fields = JSON.parse(head)
+  const result = { text: fields.text }
+  lazyJson(result, "messages", messages, history)
+  lazyJson(result, "toolCalls", toolCalls)
+  return Object.assign(result, fields)
 }

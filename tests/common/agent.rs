@@ -150,7 +150,7 @@ impl Hooks for FakeHooks {
         Box::pin(async move { out })
     }
     fn has_body_transform(&self) -> bool {
-        true
+        self.body_transform.is_some()
     }
     fn body_transform(&self, body: Value) -> Result<Value, String> {
         self.body_transform_seen.borrow_mut().push(body.clone());
@@ -481,6 +481,7 @@ impl Rig {
             prompt: prompt.to_owned(),
             history: self.history.clone(),
             history_text: None,
+            history_host: None,
             signal: self.signal.clone(),
             events: self.events.clone(),
             resume: None,

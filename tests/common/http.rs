@@ -59,6 +59,8 @@ pub struct ScriptedHttp {
     script: RefCell<VecDeque<Step>>,
     responder: Option<Responder>,
     pub sent: RefCell<Vec<Sent>>,
+    /// Takes host text (a `String`), put in at the body's mark.
+    pub splices: bool,
 }
 
 impl ScriptedHttp {
@@ -76,6 +78,15 @@ impl ScriptedHttp {
     }
 
     /// Answers each request with `f(request, index)`.
+    /// [`ScriptedHttp::replies`] from a transport that takes host text (a `String`).
+    pub fn splicing(replies: Vec<Result<HttpResponse, HttpError>>) -> Rc<Self> {
+        Rc::new(ScriptedHttp {
+            script: RefCell::new(replies.into_iter().map(Step::Now).collect()),
+            splices: true,
+            ..ScriptedHttp::default()
+        })
+    }
+
     pub fn with(f: impl Fn(&Sent, usize) -> Result<HttpResponse, HttpError> + 'static) -> Rc<Self> {
         Rc::new(ScriptedHttp {
             responder: Some(Box::new(f)),
@@ -107,9 +118,9 @@ impl Http for ScriptedHttp {
         let sent = Sent {
             url: request.url.clone(),
             headers: request.headers.clone(),
-            body: serde_json::from_str(request.body.as_deref().unwrap_or(""))
+            body: serde_json::from_str(request.spliced_body().as_deref().unwrap_or(""))
                 .unwrap_or(Value::Null),
-            text: request.body.clone().unwrap_or_default(),
+            text: request.spliced_body().unwrap_or_default(),
             signal: request.signal.clone(),
         };
         let index = self.count();
@@ -137,6 +148,10 @@ impl Http for ScriptedHttp {
                 })
             }
         }
+    }
+
+    fn splices_host_text(&self) -> bool {
+        self.splices
     }
 }
 

@@ -28,6 +28,7 @@ pub fn resume_input(rig: &Rig, history: Vec<Value>, pending: &Request, answer: V
         prompt: String::new(),
         history,
         history_text: None,
+        history_host: None,
         signal: None,
         events: None,
         resume: Some(Resume {

@@ -46,6 +46,7 @@ pub fn tool(http: Rc<dyn Http>, clock: Rc<dyn Clock>) -> Builtin {
                 url,
                 headers: Vec::new(),
                 body: None,
+                splice: None,
                 signal: ctx.signal.clone(),
             };
             let sent = http.send(&request);

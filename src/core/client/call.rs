@@ -12,7 +12,7 @@ use super::error::{redact, truncate, url_path, RunError};
 use super::hooks::{ErrorInfo, Hooks};
 use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use crate::core::host::{
-    Clock, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
+    Clock, HostText, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
 };
 use crate::core::metrics::MetricEvent;
 use crate::core::wire::sse::SseDecoder;
@@ -58,6 +58,8 @@ pub struct CallContext {
     pub deadline: Option<f64>,
     /// Where text deltas go; `Some` makes the call a streamed one.
     pub events: Option<Rc<dyn RunEvents>>,
+    /// The host's history text, which goes at the body's mark.
+    pub splice: Option<HostText>,
 }
 
 /// `Retry-After` in milliseconds, honoured only as ASCII digits within 0…2147483647 seconds.
@@ -96,6 +98,7 @@ impl Llm {
             url,
             headers: self.headers(),
             body: Some(body),
+            splice: ctx.splice.clone(),
             signal: ctx.signal.clone(),
         };
         let llm = self.clone();

@@ -50,6 +50,10 @@ pub enum RunError {
     /// has no outstanding call for it. Nothing was changed.
     #[error("cannot resume: {0}")]
     InvalidResume(String),
+    /// The run was given a history the host keeps (`RunInput::history_host`) that it cannot
+    /// use: a hook needs the messages, or the transport cannot put the text in.
+    #[error("cannot continue the history: {0}")]
+    HostHistory(String),
     /// A retry would have waited past the run's deadline, so the call failed at once.
     #[error(
         "{cause}; a retry would wait {} ms, past the run's deadline (timeoutMs)",
@@ -80,6 +84,7 @@ impl RunError {
             RunError::Model(_) => "model",
             RunError::PastDeadline { .. } => "timeout",
             RunError::InvalidResume(_) => "invalid_resume",
+            RunError::HostHistory(_) => "invalid_options",
         }
     }
 }

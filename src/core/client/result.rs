@@ -65,3 +65,74 @@ pub struct RunResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save_error: Option<String>,
 }
+
+/// A [`RunResult`] as three JSON texts: `head` (every field but `messages` and `toolCalls`, in
+/// the result's own key order), `messages` and `tool_calls`. The JS glue parses `head` at once
+/// and the two lists only when they are read: most callers read `text` and `status`, and the
+/// transcript is the largest part of a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultJson {
+    /// `{text, toolCallCount, turns, usage, model, status, pending?, limit?, saveError?}`.
+    pub head: String,
+    /// The `messages` array.
+    pub messages: String,
+    /// The `toolCalls` array.
+    pub tool_calls: String,
+}
+
+/// The fields of [`RunResult`] other than its two lists, borrowed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Head<'a> {
+    text: &'a str,
+    tool_call_count: usize,
+    turns: u32,
+    usage: &'a Usage,
+    model: &'a str,
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pending: Option<&'a Request>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    save_error: Option<&'a str>,
+}
+
+impl RunResult {
+    /// The result split into [`ResultJson`]; merged again, the three are exactly the result's
+    /// own JSON (the tests of `tests/result_json.rs` hold this for every optional field).
+    ///
+    /// ```
+    /// # use toolnexus::core::client::result::{RunResult, Status};
+    /// # use toolnexus::core::wire::Usage;
+    /// let result = RunResult { text: "hi".into(), messages: vec![], tool_calls: vec![],
+    ///     tool_call_count: 0, turns: 1, usage: Usage::default(), model: "m".into(),
+    ///     status: Status::Done, pending: None, limit: None, save_error: None };
+    /// let json = result.to_json_parts();
+    /// assert_eq!(json.messages, "[]");
+    /// assert!(json.head.starts_with(r#"{"text":"hi","toolCallCount":0"#));
+    /// ```
+    pub fn to_json_parts(&self) -> ResultJson {
+        let head = Head {
+            text: &self.text,
+            tool_call_count: self.tool_call_count,
+            turns: self.turns,
+            usage: &self.usage,
+            model: &self.model,
+            status: self.status,
+            pending: self.pending.as_ref(),
+            limit: self.limit.as_deref(),
+            save_error: self.save_error.as_deref(),
+        };
+        ResultJson {
+            head: to_text(&head, "{}"),
+            messages: to_text(&self.messages, "[]"),
+            tool_calls: to_text(&self.tool_calls, "[]"),
+        }
+    }
+}
+
+/// JSON text of plain data (whose serialization cannot fail); `fallback` if it ever did.
+fn to_text<T: Serialize + ?Sized>(value: &T, fallback: &str) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| fallback.to_owned())
+}

@@ -15,7 +15,7 @@ use super::store::Store;
 use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use super::tools::{Outcome, ToolEnv};
 use super::turn::run_turn;
-use crate::core::host::{Clock, Http, LocalBoxFuture, Signal};
+use crate::core::host::{Clock, HostText, Http, LocalBoxFuture, Signal};
 use crate::core::metrics::MetricEvent;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
@@ -54,6 +54,13 @@ pub struct RunInput {
     /// history, puts it in front). With a `beforeLLM` hook the text is parsed, as the hook
     /// needs the messages (then `messages` hold everything, as with `history`).
     pub history_text: Option<Rc<str>>,
+    /// A transcript to continue that the host keeps: the items of a non-empty JSON array
+    /// (without its brackets), in place of `history` and `history_text`. The core never reads
+    /// it; every request body holds [`HostText::MARK`] where it goes, and the client's `Http`
+    /// (which must [splice host text](crate::core::host::Http::splices_host_text)) puts it
+    /// there. As with `history_text`, the result's `messages` hold only this run's own. A
+    /// `beforeLLM` or `bodyTransform` hook needs the messages: with one, the run fails.
+    pub history_host: Option<HostText>,
     /// Aborts the run. When the host lets the core fire it (`Cancel::abort`), the deadline
     /// fires it too, so in-flight requests stop.
     pub signal: Option<Signal>,
@@ -78,6 +85,8 @@ pub(super) struct Progress {
     /// The items of a history given as JSON text (see [`RunInput::history_text`]), which
     /// come before `messages` in every request; empty otherwise.
     pub(super) prefix: String,
+    /// The host's history text, whose mark `prefix` then is.
+    pub(super) splice: Option<HostText>,
     pub(super) messages: Vec<Value>,
     pub(super) tool_calls: Vec<ToolCallRecord>,
     pub(super) turns: u32,
@@ -196,11 +205,20 @@ impl Client {
             prompt,
             mut history,
             history_text,
+            history_host,
             signal,
             events,
             resume,
         } = input;
         let mut prefix = String::new();
+        let splice = match history_host {
+            Some(host) => {
+                self.check_host_history()?;
+                prefix.push(HostText::MARK);
+                Some(host)
+            }
+            None => None,
+        };
         if let Some(text) = history_text {
             if self.hooks.has_before_llm() {
                 history = serde_json::from_str(&text).map_err(|e| RunError::Hook {
@@ -216,6 +234,7 @@ impl Client {
         let mut tools = toolkit.tool_list(dialect.name(), |specs| dialect.tools(specs));
         let mut progress = Progress {
             prefix,
+            splice,
             messages: Vec::new(),
             tool_calls: Vec::new(),
             turns: 0,
@@ -287,6 +306,7 @@ impl Client {
                 signal: signal.clone(),
                 deadline,
                 events: events.clone(),
+                splice: progress.splice.clone(),
             };
             let completion = llm
                 .call(&progress.prefix, &progress.messages, &tools, &system, ctx)?
@@ -439,6 +459,34 @@ impl Client {
             pending,
             limit,
             save_error: None,
+        }
+    }
+}
+
+impl Client {
+    /// Whether a run can continue a history the host keeps ([`RunInput::history_host`]): no
+    /// hook needs the messages, and the transport puts the text in.
+    pub fn takes_host_history(&self) -> bool {
+        self.host_history_refusal().is_none()
+    }
+
+    /// Why a run cannot continue a history the host keeps, if it cannot.
+    fn host_history_refusal(&self) -> Option<&'static str> {
+        if self.hooks.has_before_llm() {
+            Some("a beforeLLM hook needs its messages, and the host kept them")
+        } else if self.hooks.has_body_transform() {
+            Some("a bodyTransform hook needs its messages, and the host kept them")
+        } else if !self.http.splices_host_text() {
+            Some("this client's transport cannot put in a history the host kept")
+        } else {
+            None
+        }
+    }
+
+    fn check_host_history(&self) -> Result<(), RunError> {
+        match self.host_history_refusal() {
+            Some(problem) => Err(RunError::HostHistory(problem.into())),
+            None => Ok(()),
         }
     }
 }

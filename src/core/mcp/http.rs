@@ -111,6 +111,7 @@ impl Poster {
             url: self.url.clone(),
             headers,
             body,
+            splice: None,
             signal,
         }
     }

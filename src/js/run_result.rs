@@ -1,0 +1,31 @@
+//! A run's result as a JS object. The small fields cross at once; `messages` and `toolCalls`
+//! cross as JSON text that JavaScript parses only when they are first read, so a caller that
+//! reads `text` and `status` never pays for turning the transcript into JS objects.
+
+use wasm_bindgen::prelude::*;
+
+use crate::core::client::result::RunResult;
+
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// See `shim.js`: the result object, its two lists parsed on first read.
+    #[wasm_bindgen(js_name = runResult)]
+    fn shim_run_result(
+        head: &str,
+        messages: &str,
+        tool_calls: &str,
+        history: Option<JsValue>,
+    ) -> JsValue;
+}
+
+/// `result` as the plain JS object `run` resolves to; `history` (a JS string: the JSON text of
+/// the items of the history the run continued) goes before the run's own messages.
+///
+/// ```ignore
+/// let value = run_result(&result, None); // { text, messages, toolCalls, toolCallCount, … }
+/// ```
+pub fn run_result(result: &RunResult, history: Option<&JsValue>) -> JsValue {
+    let parts = result.to_json_parts();
+    let history = history.cloned();
+    shim_run_result(&parts.head, &parts.messages, &parts.tool_calls, history)
+}

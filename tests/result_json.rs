@@ -1,0 +1,96 @@
+//! `RunResult::to_json_parts`: merged the way the JS glue merges them (`text`, then the two
+//! lists, then the rest of the head), the three texts are exactly the result's own JSON, key
+//! order included, for a result with no optional field and for one with every optional field.
+
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+use serde_json::{json, Map, Value};
+use toolnexus::core::client::result::{RunResult, Status, ToolCallRecord};
+use toolnexus::core::types::Request;
+use toolnexus::core::wire::Usage;
+
+fn merged(result: &RunResult) -> String {
+    let parts = result.to_json_parts();
+    let head: Map<String, Value> = serde_json::from_str(&parts.head).unwrap();
+    let mut out = Map::new();
+    out.insert("text".into(), head["text"].clone());
+    out.insert(
+        "messages".into(),
+        serde_json::from_str(&parts.messages).unwrap(),
+    );
+    out.insert(
+        "toolCalls".into(),
+        serde_json::from_str(&parts.tool_calls).unwrap(),
+    );
+    for (key, value) in head {
+        if key != "text" {
+            out.insert(key, value);
+        }
+    }
+    serde_json::to_string(&out).unwrap()
+}
+
+fn done() -> RunResult {
+    RunResult {
+        text: "It is sunny \"there\".".into(),
+        messages: vec![
+            json!({"role": "user", "content": "weather?"}),
+            json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1"}]}),
+        ],
+        tool_calls: vec![ToolCallRecord {
+            name: "get_weather".into(),
+            args: json!({"city": "Paris"}),
+            output: "sunny".into(),
+            is_error: false,
+            metadata: None,
+        }],
+        tool_call_count: 1,
+        turns: 2,
+        usage: Usage {
+            prompt_tokens: 20,
+            completion_tokens: 10,
+            total_tokens: 30,
+        },
+        model: "gpt-4o-mini".into(),
+        status: Status::Done,
+        pending: None,
+        limit: None,
+        save_error: None,
+    }
+}
+
+#[test]
+fn a_result_without_optional_fields_merges_to_its_own_json() {
+    let result = done();
+    assert_eq!(merged(&result), serde_json::to_string(&result).unwrap());
+    assert!(!result.to_json_parts().head.contains("pending"));
+}
+
+#[test]
+fn a_result_with_every_optional_field_merges_to_its_own_json() {
+    let mut result = done();
+    result.status = Status::Pending;
+    result.pending = Some(Request {
+        id: "r1".into(),
+        kind: "approval".into(),
+        prompt: "Run it?".into(),
+        url: Some("https://example.test/ok".into()),
+        data: Some(Map::from_iter([("k".to_owned(), json!(1))])),
+        expires_at: Some("2026-12-01T00:00:00Z".into()),
+    });
+    result.limit = Some("maxTurns".into());
+    result.save_error = Some("disk full".into());
+    result.tool_calls[0].metadata = Some(Map::from_iter([("m".to_owned(), json!([1, 2]))]));
+    assert_eq!(merged(&result), serde_json::to_string(&result).unwrap());
+}
+
+#[test]
+fn empty_lists_are_empty_arrays() {
+    let mut result = done();
+    result.messages.clear();
+    result.tool_calls.clear();
+    let parts = result.to_json_parts();
+    assert_eq!(
+        (parts.messages.as_str(), parts.tool_calls.as_str()),
+        ("[]", "[]")
+    );
+}
