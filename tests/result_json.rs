@@ -1,6 +1,7 @@
-//! `RunResult::to_json_parts`: merged the way the JS glue merges them (`text`, then the two
-//! lists, then the rest of the head), the three texts are exactly the result's own JSON, key
-//! order included, for a result with no optional field and for one with every optional field.
+//! `RunResult::to_json_parts`: put together the way the JS glue builds a result (the fields
+//! in the result's order, the lists and the optional fields from their texts), the parts are
+//! exactly the result's own JSON, key order included, with no optional field, with each one
+//! alone, and with all of them.
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 use serde_json::{json, Map, Value};
@@ -10,9 +11,8 @@ use toolnexus::core::wire::Usage;
 
 fn merged(result: &RunResult) -> String {
     let parts = result.to_json_parts();
-    let head: Map<String, Value> = serde_json::from_str(&parts.head).unwrap();
     let mut out = Map::new();
-    out.insert("text".into(), head["text"].clone());
+    out.insert("text".into(), json!(result.text));
     out.insert(
         "messages".into(),
         serde_json::from_str(&parts.messages).unwrap(),
@@ -21,10 +21,16 @@ fn merged(result: &RunResult) -> String {
         "toolCalls".into(),
         serde_json::from_str(&parts.tool_calls).unwrap(),
     );
-    for (key, value) in head {
-        if key != "text" {
-            out.insert(key, value);
-        }
+    out.insert("toolCallCount".into(), json!(result.tool_call_count));
+    out.insert("turns".into(), json!(result.turns));
+    let usage = &result.usage;
+    let usage = json!({"promptTokens": usage.prompt_tokens, "completionTokens": usage.completion_tokens, "totalTokens": usage.total_tokens});
+    out.insert("usage".into(), usage);
+    out.insert("model".into(), json!(result.model));
+    out.insert("status".into(), json!(result.status.as_str()));
+    if let Some(extra) = parts.extra {
+        let extra: Map<String, Value> = serde_json::from_str(&extra).unwrap();
+        out.extend(extra);
     }
     serde_json::to_string(&out).unwrap()
 }
@@ -62,7 +68,7 @@ fn done() -> RunResult {
 fn a_result_without_optional_fields_merges_to_its_own_json() {
     let result = done();
     assert_eq!(merged(&result), serde_json::to_string(&result).unwrap());
-    assert!(!result.to_json_parts().head.contains("pending"));
+    assert_eq!(result.to_json_parts().extra, None);
 }
 
 #[test]
@@ -81,6 +87,32 @@ fn a_result_with_every_optional_field_merges_to_its_own_json() {
     result.save_error = Some("disk full".into());
     result.tool_calls[0].metadata = Some(Map::from_iter([("m".to_owned(), json!([1, 2]))]));
     assert_eq!(merged(&result), serde_json::to_string(&result).unwrap());
+}
+
+#[test]
+fn each_optional_field_alone_merges_to_its_own_json() {
+    for n in 0..3 {
+        let mut result = done();
+        match n {
+            0 => result.limit = Some("maxToolCalls".into()),
+            1 => result.save_error = Some("quota".into()),
+            _ => {
+                result.pending = Some(Request {
+                    id: "r".into(),
+                    kind: "input".into(),
+                    prompt: "Name?".into(),
+                    url: None,
+                    data: None,
+                    expires_at: None,
+                })
+            }
+        }
+        assert_eq!(
+            merged(&result),
+            serde_json::to_string(&result).unwrap(),
+            "field {n}"
+        );
+    }
 }
 
 #[test]

@@ -11,10 +11,14 @@ extern "C" {
     /// See `shim.js`: the result object, its two lists parsed on first read.
     #[wasm_bindgen(js_name = runResult)]
     fn shim_run_result(
-        head: &str,
-        messages: &str,
-        tool_calls: &str,
+        text: &str,
+        messages: String,
+        tool_calls: String,
         history: Option<JsValue>,
+        counts: &[f64],
+        model: &str,
+        status: &str,
+        extra: Option<String>,
     ) -> JsValue;
 }
 
@@ -26,6 +30,22 @@ extern "C" {
 /// ```
 pub fn run_result(result: &RunResult, history: Option<&JsValue>) -> JsValue {
     let parts = result.to_json_parts();
-    let history = history.cloned();
-    shim_run_result(&parts.head, &parts.messages, &parts.tool_calls, history)
+    let usage = &result.usage;
+    let counts = [
+        result.tool_call_count as f64,
+        f64::from(result.turns),
+        usage.prompt_tokens as f64,
+        usage.completion_tokens as f64,
+        usage.total_tokens as f64,
+    ];
+    shim_run_result(
+        &result.text,
+        parts.messages,
+        parts.tool_calls,
+        history.cloned(),
+        &counts,
+        &result.model,
+        result.status.as_str(),
+        parts.extra,
+    )
 }

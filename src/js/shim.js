@@ -149,33 +149,65 @@ export function historyItems(history) {
   return typeof text === "string" && text.length > 2 ? text.slice(1, -1) : undefined
 }
 
-/**
- * `object[key]` as the value of the JSON text `text`, parsed on first read (then an ordinary
- * data property); `prefix`, when given, is the JSON text of the items of an array put before it.
- */
-function lazyJson(object, key, text, prefix) {
-  const define = (value) => Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
-  Object.defineProperty(object, key, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = JSON.parse(text)
-      define(prefix === undefined ? value : JSON.parse(`[${prefix}]`).concat(value))
-      return object[key]
-    },
-    set: define,
-  })
+/** Makes `object[key]` the data property `value` (in place of its accessor); gives `value`. */
+const settle = (object, key, value) => {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
+  return value
+}
+
+/** The JSON texts behind each result's lists until they are read: `[messages, toolCalls, history]`. */
+const listTexts = new WeakMap()
+
+/** The result an accessor was read through: `object` itself, or the one it inherits from. */
+const resultOf = (object) => {
+  let at = object
+  while (at !== null && typeof at === "object" && !listTexts.has(at)) at = Object.getPrototypeOf(at)
+  return listTexts.has(at) ? at : object
+}
+
+// One pair of accessors shared by every result (so each result costs no closures): the first
+// read parses the list and leaves an ordinary data property; assigning first skips the parse.
+const MESSAGES = {
+  enumerable: true,
+  configurable: true,
+  get() {
+    const result = resultOf(this)
+    const [messages, , history] = listTexts.get(result) ?? ["[]"]
+    const own = JSON.parse(messages)
+    return settle(result, "messages", history === undefined ? own : JSON.parse(`[${history}]`).concat(own))
+  },
+  set(value) {
+    settle(this, "messages", value)
+  },
+}
+const TOOL_CALLS = {
+  enumerable: true,
+  configurable: true,
+  get() {
+    const result = resultOf(this)
+    return settle(result, "toolCalls", JSON.parse(listTexts.get(result)?.[1] ?? "[]"))
+  },
+  set(value) {
+    settle(this, "toolCalls", value)
+  },
 }
 
 /**
- * A run's result from the three JSON texts the core gives (see `RunResult::to_json_parts`):
- * `head` parsed now, `messages` and `toolCalls` when first read. `history`, when given, is
- * the JSON text of the items of the history the run continued, put before its own messages.
+ * A run's result, in the key order of the contract: `messages` and `toolCalls` come as JSON
+ * text parsed when first read; `history`, when given, is the JSON text of the items of the
+ * history the run continued, put before the run's own messages. `counts` is `[toolCallCount,
+ * turns, promptTokens, completionTokens, totalTokens]`; `extra` the JSON text of `{pending?,
+ * limit?, saveError?}` when the result has any of them.
  */
-export function runResult(head, messages, toolCalls, history) {
-  const fields = JSON.parse(head)
-  const result = { text: fields.text }
-  lazyJson(result, "messages", messages, history)
-  lazyJson(result, "toolCalls", toolCalls)
-  return Object.assign(result, fields)
+export function runResult(text, messages, toolCalls, history, counts, model, status, extra) {
+  const result = { text }
+  Object.defineProperty(result, "messages", MESSAGES)
+  Object.defineProperty(result, "toolCalls", TOOL_CALLS)
+  result.toolCallCount = counts[0]
+  result.turns = counts[1]
+  result.usage = { promptTokens: counts[2], completionTokens: counts[3], totalTokens: counts[4] }
+  result.model = model
+  result.status = status
+  listTexts.set(result, [messages, toolCalls, history])
+  return extra === undefined ? result : Object.assign(result, JSON.parse(extra))
 }

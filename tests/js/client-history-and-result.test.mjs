@@ -5,7 +5,7 @@
 // result still behaves as plain data (keys, JSON, structuredClone, spread, assignment).
 import { test, after } from "node:test"
 import assert from "node:assert/strict"
-import { createClient, createToolkit, defineTool } from "../../pkg/node.mjs"
+import { createClient, createToolkit, defineTool, pending } from "../../pkg/node.mjs"
 import { startOpenAIStub, openai, reply } from "./support/stub-server.mjs"
 import { assertPlainJson, clearKeyEnv } from "./support/helpers.mjs"
 
@@ -112,4 +112,35 @@ test("a conversation's results are the same plain data", async () => {
   assert.deepEqual(second.messages, conversation.messages)
   assert.deepEqual(second.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"])
   assertPlainJson(second)
+})
+
+test("a halted and a stopped result keep the contract's key order, their extra fields last", async () => {
+  const ask = defineTool({
+    name: "ask",
+    description: "Asks first",
+    inputSchema: { type: "object" },
+    run: () => pending({ id: "req-1", kind: "approval", prompt: "Go?" }),
+  })
+  const kit = await createToolkit({ builtins: false, extraTools: [ask, echo] })
+  const keys = ["text", "messages", "toolCalls", "toolCallCount", "turns", "usage", "model", "status"]
+  stub.script(openai.toolCalls([{ id: "call_a", name: "ask", args: {} }]))
+  const halted = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m" }).run("go", { toolkit: kit })
+  assert.equal(halted.status, "pending")
+  assert.deepEqual(Object.keys(halted), [...keys, "pending"])
+  assert.deepEqual(halted.pending, { id: "req-1", kind: "approval", prompt: "Go?" })
+  assertPlainJson(halted)
+  stub.script(openai.toolCalls([{ id: "call_e", name: "echo", args: { text: "a" } }]))
+  const stopped = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", maxTurns: 1 }).run("go", { toolkit: kit })
+  assert.equal(stopped.status, "incomplete")
+  assert.deepEqual(Object.keys(stopped), [...keys, "limit"])
+  assert.equal(stopped.limit, "maxTurns")
+})
+
+test("a result's lists read through an object that inherits from it are the result's own", async () => {
+  stub.script(openai.text("inherited"))
+  const r = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m" }).run("go", { toolkit })
+  const derived = Object.create(r)
+  assert.deepEqual(derived.messages.map((m) => m.role), ["user", "assistant"])
+  assert.equal(derived.messages, r.messages)
+  assert.deepEqual(derived.toolCalls, [])
 })

@@ -66,30 +66,24 @@ pub struct RunResult {
     pub save_error: Option<String>,
 }
 
-/// A [`RunResult`] as three JSON texts: `head` (every field but `messages` and `toolCalls`, in
-/// the result's own key order), `messages` and `tool_calls`. The JS glue parses `head` at once
-/// and the two lists only when they are read: most callers read `text` and `status`, and the
-/// transcript is the largest part of a result.
+/// A [`RunResult`] as its two lists' JSON texts and the JSON text of its optional fields, for
+/// the JS glue: it hands the other fields over as they are, parses `extra` (when there is one)
+/// at once, and parses the lists only when they are read (most callers read `text` and
+/// `status`, and the transcript is the largest part of a result).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultJson {
-    /// `{text, toolCallCount, turns, usage, model, status, pending?, limit?, saveError?}`.
-    pub head: String,
     /// The `messages` array.
     pub messages: String,
     /// The `toolCalls` array.
     pub tool_calls: String,
+    /// `{pending?, limit?, saveError?}`, in that order, when any of them is set.
+    pub extra: Option<String>,
 }
 
-/// The fields of [`RunResult`] other than its two lists, borrowed.
+/// The optional fields of [`RunResult`], borrowed.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Head<'a> {
-    text: &'a str,
-    tool_call_count: usize,
-    turns: u32,
-    usage: &'a Usage,
-    model: &'a str,
-    status: Status,
+struct Extra<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pending: Option<&'a Request>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -99,35 +93,50 @@ struct Head<'a> {
 }
 
 impl RunResult {
-    /// The result split into [`ResultJson`]; merged again, the three are exactly the result's
-    /// own JSON (the tests of `tests/result_json.rs` hold this for every optional field).
+    /// The result's [`ResultJson`]. Put back in the result's key order (`text`, `messages`,
+    /// `toolCalls`, `toolCallCount`, `turns`, `usage`, `model`, `status`, then `extra`'s), the
+    /// parts are exactly the result's own JSON (`tests/result_json.rs`).
     ///
     /// ```
     /// # use toolnexus::core::client::result::{RunResult, Status};
     /// # use toolnexus::core::wire::Usage;
-    /// let result = RunResult { text: "hi".into(), messages: vec![], tool_calls: vec![],
+    /// let mut result = RunResult { text: "hi".into(), messages: vec![], tool_calls: vec![],
     ///     tool_call_count: 0, turns: 1, usage: Usage::default(), model: "m".into(),
     ///     status: Status::Done, pending: None, limit: None, save_error: None };
-    /// let json = result.to_json_parts();
-    /// assert_eq!(json.messages, "[]");
-    /// assert!(json.head.starts_with(r#"{"text":"hi","toolCallCount":0"#));
+    /// assert_eq!(result.to_json_parts().extra, None);
+    /// result.limit = Some("maxTurns".into());
+    /// assert_eq!(result.to_json_parts().extra.as_deref(), Some(r#"{"limit":"maxTurns"}"#));
     /// ```
     pub fn to_json_parts(&self) -> ResultJson {
-        let head = Head {
-            text: &self.text,
-            tool_call_count: self.tool_call_count,
-            turns: self.turns,
-            usage: &self.usage,
-            model: &self.model,
-            status: self.status,
-            pending: self.pending.as_ref(),
-            limit: self.limit.as_deref(),
-            save_error: self.save_error.as_deref(),
-        };
+        let has_extra = self.pending.is_some() || self.limit.is_some() || self.save_error.is_some();
+        let extra = has_extra.then(|| {
+            let extra = Extra {
+                pending: self.pending.as_ref(),
+                limit: self.limit.as_deref(),
+                save_error: self.save_error.as_deref(),
+            };
+            to_text(&extra, "{}")
+        });
         ResultJson {
-            head: to_text(&head, "{}"),
             messages: to_text(&self.messages, "[]"),
             tool_calls: to_text(&self.tool_calls, "[]"),
+            extra,
+        }
+    }
+}
+
+impl Status {
+    /// The status as the result's JSON writes it.
+    ///
+    /// ```
+    /// # use toolnexus::core::client::result::Status;
+    /// assert_eq!(Status::Incomplete.as_str(), "incomplete");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Done => "done",
+            Status::Pending => "pending",
+            Status::Incomplete => "incomplete",
         }
     }
 }
