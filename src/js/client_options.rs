@@ -13,7 +13,11 @@ fn invalid(message: String) -> JsValue {
 
 /// A string option; `None` when absent.
 pub fn string_opt(options: &JsValue, key: &str, what: &str) -> Result<Option<String>, JsValue> {
-    let value = get(options, key);
+    string_field(get(options, key), key, what)
+}
+
+/// The value of the string option `key`, already read; `None` when absent.
+pub fn string_field(value: JsValue, key: &str, what: &str) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -27,7 +31,11 @@ pub fn string_opt(options: &JsValue, key: &str, what: &str) -> Result<Option<Str
 
 /// A function option; `None` when absent.
 pub fn function_opt(options: &JsValue, key: &str, what: &str) -> Result<Option<Function>, JsValue> {
-    let value = get(options, key);
+    function_field(get(options, key), key, what)
+}
+
+/// The value of the function option `key`, already read; `None` when absent.
+pub fn function_field(value: JsValue, key: &str, what: &str) -> Result<Option<Function>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }

@@ -199,11 +199,15 @@ pub fn random_id(prefix: &str) -> String {
 /// Reads `ctx.signal` from a JS context object; anything that is not an `AbortSignal` is an
 /// error, so a typo never silently disables cancellation.
 pub fn signal_from(ctx: &JsValue) -> Result<Option<Rc<JsSignal>>, String> {
-    let value = get(ctx, "signal");
+    signal_of(&get(ctx, "signal"))
+}
+
+/// The value of `ctx.signal`, already read, as an [`JsSignal`]; `None` when absent.
+pub fn signal_of(value: &JsValue) -> Result<Option<Rc<JsSignal>>, String> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    JsSignal::from_js(&value)
+    JsSignal::from_js(value)
         .map(|s| Some(Rc::new(s)))
         .ok_or_else(|| "ctx.signal must be an AbortSignal".to_owned())
 }

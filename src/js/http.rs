@@ -1,6 +1,7 @@
 //! The core's `Http` over a JS `fetch` (the `fetch` option, else the global one).
 
 use js_sys::{Function, Object, Reflect, Uint8Array};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get};
@@ -14,6 +15,39 @@ use crate::core::host::{
 /// `fetch(url, {method: "POST", headers, body, signal})`.
 pub struct FetchHttp {
     fetch: Function,
+    /// The JS strings of the last request's URL, method and headers: a client sends the same
+    /// ones with every model call, so they cross into JS once, not once per request.
+    last: RefCell<Option<Envelope>>,
+}
+
+/// A request's URL, method and headers, with their JS strings.
+struct Envelope {
+    url: String,
+    method: String,
+    headers: Vec<(String, String)>,
+    js: (JsValue, JsValue, js_sys::Array),
+}
+
+impl Envelope {
+    fn of(request: &HttpRequest) -> Self {
+        let headers = js_sys::Array::new_with_length(request.headers.len() as u32 * 2);
+        for (i, (name, value)) in request.headers.iter().enumerate() {
+            headers.set(i as u32 * 2, name.as_str().into());
+            headers.set(i as u32 * 2 + 1, value.as_str().into());
+        }
+        let url = request.url.as_str().into();
+        let method = request.method.as_str().into();
+        Envelope {
+            url: request.url.clone(),
+            method: request.method.clone(),
+            headers: request.headers.clone(),
+            js: (url, method, headers),
+        }
+    }
+
+    fn fits(&self, request: &HttpRequest) -> bool {
+        self.url == request.url && self.method == request.method && self.headers == request.headers
+    }
 }
 
 impl FetchHttp {
@@ -21,7 +55,19 @@ impl FetchHttp {
     pub fn new(fetch: Option<Function>) -> Option<Self> {
         let fetch =
             fetch.or_else(|| get(&js_sys::global(), "fetch").dyn_into::<Function>().ok())?;
-        Some(FetchHttp { fetch })
+        Some(FetchHttp {
+            fetch,
+            last: RefCell::new(None),
+        })
+    }
+
+    /// The JS strings of `request`'s URL, method and headers (the last ones again when equal).
+    fn envelope(&self, request: &HttpRequest) -> (JsValue, JsValue, js_sys::Array) {
+        let mut last = self.last.borrow_mut();
+        match last.as_ref().filter(|e| e.fits(request)) {
+            Some(envelope) => envelope.js.clone(),
+            None => last.insert(Envelope::of(request)).js.clone(),
+        }
     }
 }
 
@@ -39,9 +85,9 @@ extern "C" {
     #[wasm_bindgen(js_name = fetchText)]
     fn shim_fetch_text(
         fetch: &Function,
-        url: &str,
-        method: &str,
-        headers: js_sys::Array,
+        url: &JsValue,
+        method: &JsValue,
+        headers: &js_sys::Array,
         body: Option<&str>,
         splice: Option<JsValue>,
         after: Option<&str>,
@@ -71,19 +117,15 @@ fn js_signal_of(signal: &Option<Signal>) -> Option<JsValue> {
 }
 
 /// Starts a whole exchange through the shim (`fetch`, then the body as text) at once, reading
-/// the request where it is: its strings are copied straight into JS.
-fn fetch_text(fetch: &Function, request: &HttpRequest) -> js_sys::Promise {
-    let headers = js_sys::Array::new_with_length(request.headers.len() as u32 * 2);
-    for (i, (name, value)) in request.headers.iter().enumerate() {
-        headers.set(i as u32 * 2, name.as_str().into());
-        headers.set(i as u32 * 2 + 1, value.as_str().into());
-    }
+/// the request where it is: its body is copied straight into JS.
+fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> js_sys::Promise {
+    let (url, method, headers) = http.envelope(request);
     let (body, splice, after) = body_parts(request);
     shim_fetch_text(
-        fetch,
-        &request.url,
-        &request.method,
-        headers,
+        &http.fetch,
+        &url,
+        &method,
+        &headers,
         body,
         splice,
         after,
@@ -220,7 +262,7 @@ impl Http for FetchHttp {
         &self,
         request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
-        let promise = fetch_text(&self.fetch, request);
+        let promise = fetch_text(self, request);
         Box::pin(fetched(promise, request.signal.clone()))
     }
 

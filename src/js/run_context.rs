@@ -6,11 +6,11 @@ use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::client_options::{function_opt, string_opt};
-use super::convert::{get, js_error, to_json};
-use super::host::{signal_from, JsSignal};
+use super::client_options::{function_field, string_field};
+use super::convert::{js_error, to_json};
+use super::host::{signal_of, JsSignal};
 use super::run_signal::RunSignal;
-use super::toolkit::core_toolkit;
+use super::toolkit::{core_toolkit_by_id, instance_marker};
 use crate::core::host::{Cancel, HostText, LocalBoxFuture, Signal};
 use crate::core::toolkit::Toolkit;
 
@@ -57,13 +57,16 @@ impl RunContext {
     /// Reads `ctx`, keeping a non-empty array `ctx.history` as `mode` says.
     pub fn read_with(ctx: &JsValue, what: &str, mode: HistoryMode) -> Result<RunContext, JsValue> {
         let invalid = |m: String| js_error("invalid_options", &m);
-        let toolkit = core_toolkit(&get(ctx, "toolkit")).ok_or_else(|| {
+        // Every field in one crossing, by position (see `runOptions` in shim.js).
+        let fields = shim_run_options(ctx, &instance_marker());
+        let field = |i: u32| js_sys::Reflect::get_u32(&fields, i).unwrap_or(JsValue::UNDEFINED);
+        let toolkit = core_toolkit_by_id(&field(0)).ok_or_else(|| {
             invalid(format!(
                 "{what}: ctx.toolkit must be a Toolkit made by createToolkit"
             ))
         })?;
-        let caller = signal_from(ctx).map_err(|m| invalid(format!("{what}: {m}")))?;
-        let raw_history = get(ctx, "history");
+        let caller = signal_of(&field(1)).map_err(|m| invalid(format!("{what}: {m}")))?;
+        let raw_history = field(2);
         let history_items = match mode {
             HistoryMode::Messages => None,
             _ => Some(shim_history_items(&raw_history)).filter(JsValue::is_string),
@@ -91,8 +94,8 @@ impl RunContext {
                 }
             }
         };
-        let id = string_opt(ctx, "id", what)?;
-        let on_text = function_opt(ctx, "on_text", what)?;
+        let id = string_field(field(3), "id", what)?;
+        let on_text = function_field(field(4), "on_text", what)?;
         Ok(RunContext {
             toolkit,
             caller,
@@ -148,4 +151,7 @@ extern "C" {
     /// See `shim.js`: the JSON text of a non-empty array's items, else `undefined`.
     #[wasm_bindgen(js_name = historyItems)]
     fn shim_history_items(history: &JsValue) -> JsValue;
+    /// See `shim.js`: `[toolkitId, signal, history, id, on_text]` of a run's options.
+    #[wasm_bindgen(js_name = runOptions)]
+    fn shim_run_options(ctx: &JsValue, marker: &JsValue) -> JsValue;
 }

@@ -55,6 +55,36 @@ export function fetchText(fetch, url, method, headers, body, splice, after, sign
   )
 }
 
+/** Each `Toolkit` object this module instance made: `[marker, id]` (see src/js/toolkit.rs). */
+const toolkits = new WeakMap()
+
+/** Remembers a `Toolkit` object `createToolkit` made, with its instance's marker and its id. */
+export function rememberToolkit(toolkit, marker, id) {
+  toolkits.set(toolkit, [marker, id])
+}
+
+const NO_OPTIONS = [undefined, undefined, undefined, undefined, undefined]
+
+/**
+ * What a run reads of its options `ctx`, in one crossing: `[toolkitId, signal, history, id,
+ * on_text]`. `toolkitId` is the id of `ctx.toolkit` when it is a `Toolkit` the instance with
+ * `marker` made, else `undefined`; a missing field, a throwing getter or a `ctx` that is no
+ * object gives `undefined` there.
+ */
+export function runOptions(ctx, marker) {
+  if (ctx === null || (typeof ctx !== "object" && typeof ctx !== "function")) return NO_OPTIONS
+  const field = (key) => {
+    try {
+      return ctx[key]
+    } catch {
+      return undefined
+    }
+  }
+  const toolkit = toolkits.get(field("toolkit"))
+  const toolkitId = toolkit !== undefined && toolkit[0] === marker ? toolkit[1] : undefined
+  return [toolkitId, field("signal"), field("history"), field("id"), field("on_text")]
+}
+
 /** `new RegExp(pattern)`, or `[1, thrown]` when the pattern is invalid. */
 export function compileRegExp(pattern) {
   try {

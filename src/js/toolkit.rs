@@ -84,20 +84,32 @@ impl Drop for ToolkitHandle {
     }
 }
 
-/// The core toolkit behind a JS `Toolkit` object made by `createToolkit`, if it is one.
-pub fn core_toolkit(value: &JsValue) -> Option<Rc<Toolkit>> {
-    let id = super::host::key_id(&get(value, "__toolnexusToolkitId"))?;
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// See `shim.js`: remembers a `Toolkit` object this instance made, with its id.
+    #[wasm_bindgen(js_name = rememberToolkit)]
+    fn shim_remember_toolkit(toolkit: &JsValue, marker: &JsValue, id: u32);
+}
+
+thread_local! {
+    /// This module instance's own marker: a toolkit object is found by it, so one made by
+    /// another instance of the module (ESM and CommonJS side by side) never matches.
+    static MARKER: JsValue = js_sys::Object::new().into();
+}
+
+/// The marker [`core_toolkit_by_id`] ids go with (see `runOptions` in `shim.js`).
+pub fn instance_marker() -> JsValue {
+    MARKER.with(JsValue::clone)
+}
+
+/// The core toolkit of the id `runOptions` found for a `Toolkit` object, if it still lives.
+pub fn core_toolkit_by_id(id: &JsValue) -> Option<Rc<Toolkit>> {
+    let id = id.as_f64()? as u32;
     LIVE.with(|live| live.borrow().get(&id).and_then(std::rc::Weak::upgrade))
 }
 
 #[wasm_bindgen(js_class = Toolkit)]
 impl ToolkitHandle {
-    /// Internal: lets a client find this toolkit's core.
-    #[wasm_bindgen(getter, js_name = __toolnexusToolkitId, skip_typescript)]
-    pub fn toolkit_id(&self) -> String {
-        super::host::instance_key(self.id)
-    }
-
     /// Every tool, in assembly order (MCP → skill → built-in → extra tools).
     #[wasm_bindgen(unchecked_return_type = "Tool[]")]
     pub fn tools(&self) -> Array {
@@ -377,7 +389,12 @@ pub fn create_toolkit(
     crate::js::promise::promise(async move {
         let sources::Loaded { skill, mcp } = planned?.load().await;
         match build(&options, skill, mcp.clone()) {
-            Ok(handle) => Ok(JsValue::from(handle)),
+            Ok(handle) => {
+                let id = handle.id;
+                let toolkit = JsValue::from(handle);
+                shim_remember_toolkit(&toolkit, &instance_marker(), id);
+                Ok(toolkit)
+            }
             Err(error) => {
                 if let Some(mcp) = mcp {
                     sources::close(mcp).await;

@@ -87,3 +87,18 @@ test("a tool from one entry works in a toolkit of the other (two module instance
   const cjsToolkit = await createToolkit({ builtins: false, extraTools: [esm.defineTool({ name: "e", run: () => "from esm" })] })
   assert.deepEqual(await cjsToolkit.execute("e"), { output: "from esm", isError: false })
 })
+
+test("a client takes only a toolkit its own module instance made: the other entry's is an invalid_options error", async () => {
+  const esm = await loadEsm()
+  const fetch = async () => new Response(JSON.stringify({ choices: [{ message: { role: "assistant", content: "hi" } }] }))
+  const options = { baseUrl: "http://fake.invalid/v1", style: "openai", model: "m", fetch }
+  const cjsToolkit = await createToolkit({ builtins: false, extraTools: [add] })
+  const esmToolkit = await esm.createToolkit({ builtins: false, extraTools: [add] })
+  assert.equal((await toolnexus.createClient(options).run("x", { toolkit: cjsToolkit })).text, "hi")
+  assert.equal((await esm.createClient(options).run("x", { toolkit: esmToolkit })).text, "hi")
+  for (const [client, toolkit] of [[toolnexus.createClient(options), esmToolkit], [esm.createClient(options), cjsToolkit]]) {
+    await assert.rejects(client.run("x", { toolkit }), (e) => e.code === "invalid_options" && /ctx.toolkit must be a Toolkit made by createToolkit/.test(e.message))
+  }
+  await assert.rejects(toolnexus.createClient(options).run("x", { toolkit: { tools: () => [] } }), (e) => e.code === "invalid_options")
+  await assert.rejects(toolnexus.createClient(options).run("x", null), (e) => e.code === "invalid_options")
+})
