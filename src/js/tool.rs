@@ -14,6 +14,7 @@ use super::run_context::Unfired;
 use super::tool_result::decode_outcome;
 use crate::core::execute::run_checked;
 use crate::core::host::LocalBoxFuture;
+use crate::core::json_text;
 use crate::core::spec::{empty_schema, ToolSpec};
 use crate::core::tool::{Context, SharedTool, Tool};
 use crate::core::types::{Answer, ToolResult};
@@ -44,7 +45,7 @@ impl Tool for JsTool {
             .answer
             .as_ref()
             .and_then(|a| serde_json::to_string(a).ok());
-        let args = serde_json::to_string(&args).unwrap_or_else(|_| "{}".into());
+        let args = json_text::to_text(&args);
         let timeout = ctx.timeout_ms;
         Box::pin(async move {
             let returned = shim_call_tool(&func, &this, &args, signal, timeout, answer);

@@ -118,7 +118,7 @@ impl RunResult {
             to_text(&extra, "{}")
         });
         ResultJson {
-            messages: to_text(&self.messages, "[]"),
+            messages: crate::core::json_text::items_text(&self.messages),
             tool_calls: to_text(&self.tool_calls, "[]"),
             extra,
         }

@@ -9,6 +9,7 @@ pub mod stream;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::json_text;
 use super::spec::ToolSpec;
 use super::types::ToolResult;
 
@@ -172,38 +173,28 @@ pub fn body_json(
         if i > 0 {
             out.push(b',');
         }
-        write_json(&mut out, key);
+        json_text::write_str(&mut out, key);
         out.push(b':');
         match (key.as_str(), value) {
-            ("messages", Value::Null) if prefix.is_empty() => write_json(&mut out, messages),
+            ("messages", Value::Null) if prefix.is_empty() => {
+                json_text::write_items(&mut out, messages)
+            }
             ("messages", Value::Null) => {
-                // The prefix's items, then this run's messages: their array without its brackets.
+                // The prefix's items, then this run's messages.
                 out.push(b'[');
                 out.extend_from_slice(prefix.as_bytes());
-                let items = serde_json::to_vec(messages).unwrap_or_default();
-                if let Some(inner) = items.get(1..items.len().saturating_sub(1)) {
-                    if !inner.is_empty() {
-                        out.push(b',');
-                        out.extend_from_slice(inner);
-                    }
+                if !messages.is_empty() {
+                    out.push(b',');
+                    json_text::write_joined(&mut out, messages);
                 }
                 out.push(b']');
             }
             ("tools", Value::Null) => out.extend_from_slice(tools.text.as_bytes()),
-            _ => {
-                write_json(&mut out, value);
-            }
+            _ => json_text::write_value(&mut out, value),
         }
     }
     out.push(b'}');
     String::from_utf8(out).unwrap_or_default()
-}
-
-/// Appends the JSON text of `value` (a string key or a `Value`, which always serialize).
-fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
-    if let Ok(text) = serde_json::to_vec(value) {
-        out.extend_from_slice(&text);
-    }
 }
 
 /// `body` with its placeholders filled by copies, for a hook that rewrites the whole body.

@@ -1,0 +1,120 @@
+//! Compact JSON text of `serde_json::Value`s, written straight into a byte buffer: exactly the
+//! bytes `serde_json::to_string` writes, without serde's serializer layers. In the size-optimized
+//! wasm build each of those layers is a real call per token; this is the path of every request
+//! body's messages, every tool call's arguments and every run result's transcript.
+
+use serde_json::{Number, Value};
+
+/// The JSON text of `value`.
+///
+/// ```
+/// # use toolnexus::core::json_text::to_text;
+/// # use serde_json::json;
+/// let value = json!({"role": "user", "content": "say \"hi\"\n", "n": [1, 2.5, null]});
+/// assert_eq!(to_text(&value), serde_json::to_string(&value).unwrap());
+/// ```
+pub fn to_text(value: &Value) -> String {
+    let mut out = Vec::with_capacity(128);
+    write_value(&mut out, value);
+    into_string(out)
+}
+
+/// The JSON text of `items` as an array.
+///
+/// ```
+/// # use toolnexus::core::json_text::items_text;
+/// # use serde_json::json;
+/// assert_eq!(items_text(&[json!(1), json!("a")]), r#"[1,"a"]"#);
+/// ```
+pub fn items_text(items: &[Value]) -> String {
+    let mut out = Vec::with_capacity(128 * (items.len() + 1));
+    write_items(&mut out, items);
+    into_string(out)
+}
+
+/// Appends the JSON text of `items` as an array to `out`.
+pub fn write_items(out: &mut Vec<u8>, items: &[Value]) {
+    out.push(b'[');
+    write_joined(out, items);
+    out.push(b']');
+}
+
+/// Appends the JSON texts of `items`, comma-separated, without brackets.
+pub fn write_joined(out: &mut Vec<u8>, items: &[Value]) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_value(out, item);
+    }
+}
+
+/// Appends the JSON text of `value` to `out`.
+pub fn write_value(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => write_number(out, n),
+        Value::String(s) => write_str(out, s),
+        Value::Array(items) => write_items(out, items),
+        Value::Object(map) => {
+            out.push(b'{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(out, key);
+                out.push(b':');
+                write_value(out, item);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// Numbers are rare in a transcript: serde_json writes them (its integer and shortest-float
+/// forms), so they stay exactly its own.
+fn write_number(out: &mut Vec<u8>, n: &Number) {
+    if let Ok(text) = serde_json::to_vec(n) {
+        out.extend_from_slice(&text);
+    }
+}
+
+/// Appends `s` as a JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r`
+/// or `\u00XX`, everything else as it is (serde_json's escaping).
+pub fn write_str(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let short: &[u8] = match byte {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            b'\t' => b"\\t",
+            b'\n' => b"\\n",
+            0x0c => b"\\f",
+            b'\r' => b"\\r",
+            0x00..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(bytes.get(start..i).unwrap_or_default());
+        if short.is_empty() {
+            let hex = |nibble: u8| HEX.get(usize::from(nibble)).copied().unwrap_or(b'0');
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hex(byte >> 4), hex(byte & 0xf)]);
+        } else {
+            out.extend_from_slice(short);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(bytes.get(start..).unwrap_or_default());
+    out.push(b'"');
+}
+
+/// The buffer as text: it only ever holds whole UTF-8 strings and ASCII.
+fn into_string(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
