@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{error_text, get};
 use super::host::{set, JsSignal};
 use super::promise::settle;
+use super::slot::{settler, Slot};
 use crate::core::host::{
     ByteStream, HeadedResponse, HostText, Http, HttpError, HttpRequest, HttpResponse,
     LocalBoxFuture, Signal, StreamResponse,
@@ -92,7 +93,9 @@ extern "C" {
         splice: Option<JsValue>,
         after: Option<&str>,
         signal: Option<JsValue>,
-    ) -> js_sys::Promise;
+        settle: &Function,
+        slot: u32,
+    );
 }
 
 /// A request's body in three parts: the text before the mark, the host's text that goes there
@@ -117,10 +120,11 @@ fn js_signal_of(signal: &Option<Signal>) -> Option<JsValue> {
 }
 
 /// Starts a whole exchange through the shim (`fetch`, then the body as text) at once, reading
-/// the request where it is: its body is copied straight into JS.
-fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> js_sys::Promise {
+/// the request where it is: its body is copied straight into JS. The slot gets the outcome.
+fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> Slot {
     let (url, method, headers) = http.envelope(request);
     let (body, splice, after) = body_parts(request);
+    let slot = Slot::new();
     shim_fetch_text(
         &http.fetch,
         &url,
@@ -130,18 +134,15 @@ fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> js_sys::Promise {
         splice,
         after,
         js_signal_of(&request.signal),
-    )
+        &settler(),
+        slot.id(),
+    );
+    slot
 }
 
 /// The outcome of [`fetch_text`]'s exchange: status, `Retry-After` and the body text.
-async fn fetched(
-    promise: js_sys::Promise,
-    signal: Option<Signal>,
-) -> Result<HttpResponse, HttpError> {
-    // The shim never rejects; a rejection here would be a bug in it, reported as a failure.
-    let outcome = wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .unwrap_or_else(|thrown| js_sys::Array::of2(&JsValue::from(1), &thrown).into());
+async fn fetched(slot: Slot, signal: Option<Signal>) -> Result<HttpResponse, HttpError> {
+    let outcome = slot.await;
     let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
     match part(0).as_f64().map(|kind| kind as u8) {
         Some(0) => Ok(HttpResponse {
@@ -262,8 +263,8 @@ impl Http for FetchHttp {
         &self,
         request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
-        let promise = fetch_text(self, request);
-        Box::pin(fetched(promise, request.signal.clone()))
+        let slot = fetch_text(self, request);
+        Box::pin(fetched(slot, request.signal.clone()))
     }
 
     fn open(

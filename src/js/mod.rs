@@ -36,6 +36,7 @@ pub mod run_signal;
 pub mod run_stream;
 #[cfg(feature = "full")]
 pub mod skills;
+pub mod slot;
 pub mod store;
 pub mod tool;
 pub mod tool_result;

@@ -17,9 +17,20 @@ const isThenable = (value) => {
  * `headers` is a flat `[name, value, name, value, ...]` array. With `splice` (a string the
  * module never held: a long history), the body is `body + splice + after`. Resolves to
  * `[0, status, retryAfter | undefined, text]` on a response, `[1, thrown]` when `fetch` failed,
- * `[2, thrown]` when reading the body failed, `[3]` when `fetch` gave no `Response`.
+ * `[2, thrown]` when reading the body failed, `[3]` when `fetch` gave no `Response`; that
+ * outcome goes to `settle(slot, outcome)` (see src/js/slot.rs), later, never synchronously.
+ * `headers` is the client's own array, reused: it is only read.
  */
-export function fetchText(fetch, url, method, headers, body, splice, after, signal) {
+export function fetchText(fetch, url, method, headers, body, splice, after, signal, settle, slot) {
+  // A rejection (a throwing `status` getter, a `text()` value whose `toString` throws) is a
+  // failure of the exchange, like any other: the slot is always settled.
+  exchange(fetch, url, method, headers, body, splice, after, signal).then(
+    (outcome) => settle(slot, outcome),
+    (thrown) => settle(slot, [1, thrown]),
+  )
+}
+
+function exchange(fetch, url, method, headers, body, splice, after, signal) {
   const init = { method, headers: {} }
   for (let i = 0; i + 1 < headers.length; i += 2) init.headers[headers[i]] = headers[i + 1]
   if (body !== undefined) init.body = splice === undefined ? body : body + splice + after
@@ -138,12 +149,12 @@ const failed = (thrown) => [1, thrown]
 
 /**
  * Calls a tool function `func.call(self, JSON.parse(args), ctx)`. A string result comes back
- * as it is, any other value as `[0, value]`, a throw as `[1, thrown]`; a thenable result gives a
- * Promise of the same shapes. `signal` is the `AbortSignal` for `ctx.signal`, `true` for one
+ * as it is, any other value as `[0, value]`, a throw as `[1, thrown]`; for a thenable result
+ * `undefined` comes back and `settle(slot, outcome)` gets the same shapes when it settles. `signal` is the `AbortSignal` for `ctx.signal`, `true` for one
  * made on first read (a run nothing can abort), or `undefined` for none. `answer` is the JSON
  * text of `ctx.answer` when there is one.
  */
-export function callTool(func, self, args, signal, timeout, answer) {
+export function callTool(func, self, args, signal, timeout, answer, settle, slot) {
   const lazy = signal === true && typeof AbortController === "function"
   const ctx = lazy ? lazyContext() : {}
   if (signal !== undefined && signal !== true) ctx.signal = signal
@@ -156,11 +167,17 @@ export function callTool(func, self, args, signal, timeout, answer) {
     return [1, thrown]
   }
   if (!isThenable(out)) return settled(out)
+  let pending
   try {
-    return Promise.resolve(out).then(settled, failed)
+    pending = Promise.resolve(out)
   } catch (thrown) {
     return [1, thrown]
   }
+  pending.then(settled, failed).then(
+    (outcome) => settle(slot, outcome),
+    (thrown) => settle(slot, [1, thrown]),
+  )
+  return undefined
 }
 
 /**

@@ -2,11 +2,11 @@
 //! and any object shaped like a reference `Tool` (`execute(args, ctx)`). Both become one core
 //! [`Tool`]; the exported `Tool` class gives any core tool a JS face.
 
+use super::slot::{settler, Slot};
 use js_sys::Function;
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{from_json, get, js_error, to_json, type_name};
 use super::host::{signal_from, JsClock, JsSignal};
@@ -48,14 +48,21 @@ impl Tool for JsTool {
         let args = json_text::to_text(&args);
         let timeout = ctx.timeout_ms;
         Box::pin(async move {
-            let returned = shim_call_tool(&func, &this, &args, signal, timeout, answer);
-            let outcome = if returned.is_string() {
-                returned
-            } else if returned.is_instance_of::<js_sys::Promise>() {
-                JsFuture::from(returned.unchecked_into::<js_sys::Promise>())
-                    .await
-                    .unwrap_or_else(|thrown| js_sys::Array::of2(&JsValue::from(1), &thrown).into())
+            let slot = Slot::new();
+            let returned = shim_call_tool(
+                &func,
+                &this,
+                &args,
+                signal,
+                timeout,
+                answer,
+                &settler(),
+                slot.id(),
+            );
+            let outcome = if returned.is_undefined() {
+                slot.await
             } else {
+                slot.unused();
                 returned
             };
             shim_result(&name, outcome)
@@ -74,6 +81,8 @@ extern "C" {
         signal: Option<JsValue>,
         timeout: Option<f64>,
         answer: Option<String>,
+        settle: &Function,
+        slot: u32,
     ) -> JsValue;
 }
 
