@@ -1,6 +1,8 @@
 //! Futures and Promises across the boundary: [`settle`] turns whatever a JS callback gave back
 //! into a Rust future (a synchronous throw and a rejected Promise are the same outcome,
 //! `Err(thrown value)`), and [`promise`] turns an exported method's future into its Promise.
+//! The shim's own promises on the hot path (each fetch, each asynchronous tool) never reach
+//! here: they settle numbered slots instead (see [`super::slot`]).
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
