@@ -202,7 +202,10 @@ const settle = (object, key, value) => {
   return value
 }
 
-/** The JSON texts behind each result's lists until they are read: `[messages, toolCalls, history]`. */
+/**
+ * The JSON texts behind each result's lists until they are read or replaced: `{messages,
+ * toolCalls, history}`. Once neither list is left unread, the result's entry goes.
+ */
 const listTexts = new WeakMap()
 
 /** The result an accessor was read through: `object` itself, or the one it inherits from. */
@@ -212,32 +215,39 @@ const resultOf = (object) => {
   return listTexts.has(at) ? at : object
 }
 
-// One pair of accessors shared by every result (so each result costs no closures): the first
-// read parses the list and leaves an ordinary data property; assigning first skips the parse.
-const MESSAGES = {
+/** Takes the text of a result's list `key` out of `listTexts` (`undefined` once taken). */
+const takeText = (result, key) => {
+  const texts = listTexts.get(result)
+  if (texts === undefined) return undefined
+  const text = texts[key]
+  texts[key] = undefined
+  if (texts.messages === undefined && texts.toolCalls === undefined) listTexts.delete(result)
+  return text
+}
+
+/** An accessor pair for the list `key`, shared by every result (so a result costs no closures). */
+const listAccessor = (key, parse) => ({
   enumerable: true,
   configurable: true,
   get() {
     const result = resultOf(this)
-    const [messages, , history] = listTexts.get(result) ?? ["[]"]
-    const own = JSON.parse(messages)
-    return settle(result, "messages", history === undefined ? own : JSON.parse(`[${history}]`).concat(own))
+    const history = listTexts.get(result)?.history
+    return settle(result, key, parse(takeText(result, key) ?? "[]", history))
   },
   set(value) {
-    settle(this, "messages", value)
+    // Assigning through an object that inherits from the result gives that object its own list.
+    if (listTexts.has(this)) takeText(this, key)
+    settle(this, key, value)
   },
-}
-const TOOL_CALLS = {
-  enumerable: true,
-  configurable: true,
-  get() {
-    const result = resultOf(this)
-    return settle(result, "toolCalls", JSON.parse(listTexts.get(result)?.[1] ?? "[]"))
-  },
-  set(value) {
-    settle(this, "toolCalls", value)
-  },
-}
+})
+
+// The first read parses the list and leaves an ordinary data property; assigning first skips
+// the parse.
+const MESSAGES = listAccessor("messages", (text, history) => {
+  const own = JSON.parse(text)
+  return history === undefined ? own : JSON.parse(`[${history}]`).concat(own)
+})
+const TOOL_CALLS = listAccessor("toolCalls", (text) => JSON.parse(text))
 
 /**
  * A run's result, in the key order of the contract: `messages` and `toolCalls` come as JSON
@@ -255,6 +265,6 @@ export function runResult(text, messages, toolCalls, history, counts, model, sta
   result.usage = { promptTokens: counts[2], completionTokens: counts[3], totalTokens: counts[4] }
   result.model = model
   result.status = status
-  listTexts.set(result, [messages, toolCalls, history])
+  listTexts.set(result, { messages, toolCalls, history })
   return extra === undefined ? result : Object.assign(result, JSON.parse(extra))
 }
