@@ -34,7 +34,7 @@ pub struct RunContext {
     pub caller: Option<Rc<JsSignal>>,
     /// `ctx.history`.
     pub history: Vec<Value>,
-    /// `ctx.history` as the JSON text of a non-empty array, when read with `keep_text` (then
+    /// `ctx.history` as the JSON text of a non-empty array, in [`HistoryMode::Text`] (then
     /// `history` is empty): the core splices it into requests without parsing it.
     pub history_text: Option<Rc<str>>,
     /// `ctx.history` left in JavaScript, in [`HistoryMode::Host`] (then `history` is empty).
