@@ -22,6 +22,7 @@ pub mod relay;
 pub mod schema;
 #[cfg(feature = "full")]
 pub mod skills;
+pub mod sorting;
 pub mod spec;
 pub mod time;
 pub mod tool;

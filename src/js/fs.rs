@@ -228,7 +228,7 @@ async fn list(backend: Backend, dir: String) -> Result<Vec<DirEntry>, FsError> {
             entries.push(DirEntry { name, kind });
         }
     }
-    entries.sort_unstable();
+    crate::core::sorting::sort(&mut entries);
     Ok(entries)
 }
 

@@ -70,7 +70,12 @@ pub fn tool(exec: Rc<dyn Exec>, clock: Rc<dyn Clock>) -> Builtin {
             let command = args::required(&args, "command")?;
             let workdir = args::optional(&args, "workdir");
             let timeout = args::number(&args, "timeout").unwrap_or(DEFAULT_TIMEOUT_MS);
-            let timed_out = || format!("bash: command timed out after {timeout}ms");
+            let timed_out = || {
+                format!(
+                    "bash: command timed out after {}ms",
+                    crate::core::jsfmt::number(timeout)
+                )
+            };
             let running = exec.run(&command, workdir.as_deref(), timeout);
             let guard = clock.sleep(timeout.max(0.0) + GRACE_MS);
             let done = match select(running, guard).await {

@@ -121,7 +121,10 @@ impl ClientConfig {
         secrets.retain(|s| {
             s.len() >= 4 && !matches!(s.as_str(), "Bearer" | "Basic" | "true" | "false")
         });
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        // Longest first; equal ones side by side for `dedup`.
+        crate::core::sorting::sort_by(&mut secrets, &|a, b| {
+            b.len().cmp(&a.len()).then_with(|| a.cmp(b))
+        });
         secrets.dedup();
         secrets
     }

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{normalize, DirEntry, EntryKind, Fs, FsError, FsFuture};
+use crate::core::sorting::sort;
 
 #[derive(Default)]
 struct Tree {
@@ -163,7 +164,7 @@ impl MemoryFs {
             kind: EntryKind::Dir,
         });
         let mut entries: Vec<DirEntry> = files.chain(dirs).collect();
-        entries.sort_unstable();
+        sort(&mut entries);
         Ok(entries)
     }
 
@@ -253,7 +254,7 @@ impl MemoryFs {
 
 fn sorted<'a>(paths: impl Iterator<Item = &'a String>) -> Vec<String> {
     let mut paths: Vec<String> = paths.cloned().collect();
-    paths.sort_unstable();
+    sort(&mut paths);
     paths
 }
 

@@ -19,7 +19,10 @@ impl Redactor {
     /// Redacts these values, longest first.
     pub fn new(mut secrets: Vec<String>) -> Self {
         secrets.retain(|s| s.chars().count() >= 4);
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        // Longest first; equal ones side by side for `dedup`.
+        crate::core::sorting::sort_by(&mut secrets, &|a, b| {
+            b.len().cmp(&a.len()).then_with(|| a.cmp(b))
+        });
         secrets.dedup();
         Redactor(secrets)
     }

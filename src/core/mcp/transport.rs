@@ -30,7 +30,7 @@ pub enum McpError {
     #[error("MCP error {}: {}", .0.code, .0.message)]
     Rpc(RpcError),
     /// A phase ran past its budget.
-    #[error("timed out after {ms} ms during {phase}")]
+    #[error("timed out after {} ms during {phase}", crate::core::jsfmt::number(*.ms))]
     Timeout {
         /// The phase (`initialize`, `tools/list`, `tools/call`, …).
         phase: String,

@@ -5,6 +5,7 @@
 use std::cmp::Ordering;
 
 use super::model::SkillInfo;
+use crate::core::sorting::sort_by;
 
 /// The fixed preamble of a non-empty catalog (identical in every port).
 pub const PREAMBLE: &str = "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description.";
@@ -29,7 +30,7 @@ pub fn catalog(skills: &[SkillInfo]) -> String {
     if described.is_empty() {
         return NONE_AVAILABLE.to_owned();
     }
-    described.sort_by(|a, b| locale_compare(a.0, b.0));
+    sort_by(&mut described, &|a, b| locale_compare(a.0, b.0));
     let mut lines = vec![
         PREAMBLE.to_owned(),
         String::new(),
@@ -96,6 +97,6 @@ pub fn sorted_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
     if names.is_empty() {
         return "none".into();
     }
-    names.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    sort_by(&mut names, &|a, b| a.encode_utf16().cmp(b.encode_utf16()));
     names.join(", ")
 }
