@@ -218,7 +218,13 @@ pub fn set(object: &JsValue, key: &str, value: &JsValue) {
 }
 
 thread_local! {
-    static INSTANCE: String = random_id("inst");
+    /// This instance's prefix. `Math.random` is enough to tell two instances in one realm
+    /// apart, and unlike `crypto` it costs nothing on a cold start (Node loads its web crypto
+    /// module on the first read of `globalThis.crypto`: about 7 ms).
+    static INSTANCE: String = {
+        let word = || (js_sys::Math::random() * 4_294_967_296.0) as u32;
+        format!("inst-{:08x}{:08x}", word(), word())
+    };
 }
 
 /// A key for an object of this module instance: a random instance prefix plus `id`, so a key
