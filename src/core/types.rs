@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::core::json_read::{Kind, Record};
+
 /// What a tool hands back to the model.
 ///
 /// ```
@@ -100,6 +102,83 @@ pub struct Answer {
     pub reason: Option<String>,
 }
 
+impl ToolResult {
+    /// Reads a `ToolResult` from JSON, with serde's error texts (see [`crate::core::json_read`]).
+    ///
+    /// ```
+    /// # use toolnexus::core::types::ToolResult;
+    /// let r = ToolResult::from_json(serde_json::json!({"output": "3", "isError": false})).unwrap();
+    /// assert_eq!(r, ToolResult::ok("3"));
+    /// ```
+    pub fn from_json(value: Value) -> Result<ToolResult, String> {
+        let mut r = Record::of(value, "struct ToolResult")?.check(|key| match key {
+            "output" => Some(Kind::String),
+            "isError" => Some(Kind::Bool),
+            "metadata" => Some(Kind::OptionalMap),
+            _ => None,
+        })?;
+        let (output, is_error) = (r.string("output")?, r.boolean("isError")?);
+        Ok(ToolResult {
+            output,
+            is_error,
+            metadata: r.optional_map("metadata")?,
+        })
+    }
+}
+
+impl Request {
+    /// Reads a `Request` from JSON, with serde's error texts (see [`crate::core::json_read`]).
+    ///
+    /// ```
+    /// # use toolnexus::core::types::Request;
+    /// let bad = Request::from_json(serde_json::json!({"id": "1", "kind": "approval"}));
+    /// assert_eq!(bad.unwrap_err(), "missing field `prompt`");
+    /// ```
+    pub fn from_json(value: Value) -> Result<Request, String> {
+        let mut r = Record::of(value, "struct Request")?.check(|key| match key {
+            "id" | "kind" | "prompt" => Some(Kind::String),
+            "url" | "expiresAt" => Some(Kind::OptionalString),
+            "data" => Some(Kind::OptionalMap),
+            _ => None,
+        })?;
+        let (id, kind, prompt) = (r.string("id")?, r.string("kind")?, r.string("prompt")?);
+        Ok(Request {
+            id,
+            kind,
+            prompt,
+            url: r.optional_string("url")?,
+            data: r.optional_map("data")?,
+            expires_at: r.optional_string("expiresAt")?,
+        })
+    }
+}
+
+impl Answer {
+    /// Reads an `Answer` from JSON, with serde's error texts (see [`crate::core::json_read`]).
+    ///
+    /// ```
+    /// # use toolnexus::core::types::Answer;
+    /// let a = Answer::from_json(serde_json::json!({"id": "1", "ok": true, "data": null})).unwrap();
+    /// assert!(a.ok && a.data.is_none());
+    /// ```
+    pub fn from_json(value: Value) -> Result<Answer, String> {
+        let mut r = Record::of(value, "struct Answer")?.check(|key| match key {
+            "id" => Some(Kind::String),
+            "ok" => Some(Kind::Bool),
+            "data" => Some(Kind::OptionalMap),
+            "reason" => Some(Kind::OptionalString),
+            _ => None,
+        })?;
+        let (id, ok) = (r.string("id")?, r.boolean("ok")?);
+        Ok(Answer {
+            id,
+            ok,
+            data: r.optional_map("data")?,
+            reason: r.optional_string("reason")?,
+        })
+    }
+}
+
 /// Replaces every character outside `[a-zA-Z0-9_-]` with `_` (SPEC §0.2).
 ///
 /// ```
@@ -157,7 +236,7 @@ pub fn pending_of(result: &ToolResult) -> Option<Request> {
 
 /// Decodes a `Request` from JSON, or `None` when the value is not one (wrong or missing keys).
 pub fn request_from_value(value: &Value) -> Option<Request> {
-    serde_json::from_value(value.clone()).ok()
+    Request::from_json(value.clone()).ok()
 }
 
 fn request_to_value(request: &Request) -> Value {

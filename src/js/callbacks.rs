@@ -51,7 +51,7 @@ fn decode_result(hook: &str, value: &JsValue) -> Result<Option<ToolResult>, Stri
         return Ok(None);
     }
     let json = to_json(&result)?;
-    serde_json::from_value(json)
+    ToolResult::from_json(json)
         .map(Some)
         .map_err(|_| format!("{hook} returned a result that is not a ToolResult {{output: string, isError: boolean}}"))
 }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::callbacks::{JsStore, JsTextSink};
-use super::convert::{decode, from_json, get, js_error, to_json, type_name};
+use super::convert::{from_json, get, js_error, to_json, type_name};
 use super::host::set;
 use super::run_context::{HistoryMode, RunContext};
 use super::run_result::run_result;
@@ -63,11 +63,13 @@ impl ClientHandle {
     fn resume(&self, ctx: &JsValue, what: &str, through_store: bool) -> Result<RunFuture, JsValue> {
         let invalid = |m: String| js_error("invalid_options", &m);
         let mut c = RunContext::read(ctx, what)?;
-        let pending: Request = decode(&get(ctx, "pending")).map_err(|_| {
-            invalid(format!(
-                "{what}: pending must be the halted run's Request {{id, kind, prompt, ...}}"
-            ))
-        })?;
+        let pending = to_json(&get(ctx, "pending"))
+            .and_then(Request::from_json)
+            .map_err(|_| {
+                invalid(format!(
+                    "{what}: pending must be the halted run's Request {{id, kind, prompt, ...}}"
+                ))
+            })?;
         let answer = to_json(&get(ctx, "answer"))
             .ok()
             .filter(Value::is_object)

@@ -3,7 +3,7 @@
 //! number formatting) and costs one `JSON.stringify` / `JSON.parse` per crossing.
 
 use js_sys::{Reflect, JSON};
-use serde::{de::DeserializeOwned, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -31,12 +31,6 @@ pub fn from_json<T: Serialize>(value: &T) -> JsValue {
 /// Parses JSON text produced by the core into a JS value.
 pub fn from_json_text(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)
-}
-
-/// Decodes a JS value into a typed Rust value through JSON.
-pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    let json = to_json(value)?;
-    serde_json::from_value(json).map_err(|e| e.to_string())
 }
 
 /// Reads `object[key]`; a missing key, a throwing getter or a non-object gives `undefined`.

@@ -92,7 +92,9 @@ impl Process for DenoProcess {
                     let reason = match settle(status).await {
                         Ok(s) => match (get(&s, "code").as_f64(), get(&s, "signal").as_string()) {
                             (_, Some(signal)) => format!("was stopped by {signal}"),
-                            (Some(code), _) => format!("exited with code {code}"),
+                            (Some(code), _) => {
+                                format!("exited with code {}", crate::core::jsfmt::number(code))
+                            }
                             _ => "exited".to_owned(),
                         },
                         Err(e) => error_text(&e),

@@ -187,7 +187,7 @@ impl Process for NodeProcess {
         });
         on(&child, "close", move |code, signal| {
             let reason = match (code.as_f64(), signal.as_string()) {
-                (Some(code), _) => format!("exited with code {code}"),
+                (Some(code), _) => format!("exited with code {}", crate::core::jsfmt::number(code)),
                 (None, Some(signal)) => format!("was stopped by {signal}"),
                 _ => "exited".to_owned(),
             };

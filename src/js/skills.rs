@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{decode, error_text, from_json_text, get, js_error, to_json, type_name};
+use super::convert::{error_text, from_json_text, get, js_error, to_json, type_name};
 use super::fs::JsFs;
 use super::memfs::core_memory_fs;
 use super::promise::settle;
@@ -36,7 +36,8 @@ impl SkillProvider for JsProvider {
         Box::pin(async move {
             let returned = f.call0(&JsValue::UNDEFINED).map_err(|e| error_text(&e))?;
             let value = settle(returned).await.map_err(|e| error_text(&e))?;
-            decode::<Vec<SkillDef>>(&value)
+            to_json(&value)
+                .and_then(SkillDef::list_from_json)
                 .map_err(|why| format!("it must return an array of skills ({why})"))
         })
     }
@@ -62,7 +63,7 @@ fn defs_of(value: &JsValue, what: &str) -> Result<Vec<SkillDef>, JsValue> {
     if absent(value) {
         return Ok(Vec::new());
     }
-    decode::<Vec<SkillDef>>(value).map_err(|why| {
+    to_json(value).and_then(SkillDef::list_from_json).map_err(|why| {
         invalid(what, &format!("skills must be an array of {{name, description?, content, resources?, base?}} ({why})"))
     })
 }

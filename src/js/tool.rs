@@ -186,7 +186,7 @@ pub fn ctx_from_js(value: &JsValue) -> Result<Context, String> {
         None
     } else {
         let json = to_json(&answer)?;
-        Some(serde_json::from_value::<Answer>(json).map_err(|_| {
+        Some(Answer::from_json(json).map_err(|_| {
             "ctx.answer must be an Answer {id: string, ok: boolean, data?: object, reason?: string}".to_owned()
         })?)
     };

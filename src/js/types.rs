@@ -43,7 +43,7 @@ pub fn pending(
     if !json.contains_key("id") {
         json.insert("id".into(), Value::String(random_id("pnd")));
     }
-    let request: Request = serde_json::from_value(Value::Object(json)).map_err(|why| {
+    let request = Request::from_json(Value::Object(json)).map_err(|why| {
         js_error(
             "invalid_request",
             &format!("pending: invalid request: {why}"),

@@ -221,10 +221,19 @@ impl Client {
         };
         if let Some(text) = history_text {
             if self.hooks.has_before_llm() {
-                history = serde_json::from_str(&text).map_err(|e| RunError::Hook {
-                    hook: "beforeLLM",
-                    message: format!("the history is not JSON: {e}"),
-                })?;
+                history = match serde_json::from_str::<Value>(&text) {
+                    Ok(Value::Array(items)) => items,
+                    parsed => {
+                        let why = parsed.map_or_else(
+                            |e| e.to_string(),
+                            |other| crate::core::json_read::invalid_type(&other, "a sequence"),
+                        );
+                        return Err(RunError::Hook {
+                            hook: "beforeLLM",
+                            message: format!("the history is not JSON: {why}"),
+                        });
+                    }
+                };
             } else {
                 prefix = array_items(&text).to_owned();
             }

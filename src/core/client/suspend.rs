@@ -121,7 +121,7 @@ pub fn check_answer(request: &Request, raw: Result<Value, String>, now_ms: f64) 
         Some(Value::String(id)) if *id == request.id => {}
         Some(_) => return refuse("cancelled"),
     }
-    let Ok(answer) = serde_json::from_value::<Answer>(Value::Object(map)) else {
+    let Ok(answer) = Answer::from_json(Value::Object(map)) else {
         return refuse("cancelled");
     };
     if !answer.ok {

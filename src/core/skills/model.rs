@@ -5,6 +5,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{json, Map, Value};
 
 use crate::core::host::LocalBoxFuture;
+use crate::core::json_read::{invalid_type, Kind, Record};
 
 /// A skill supplied as data (S1): no filesystem involved.
 ///
@@ -42,6 +43,43 @@ where
 }
 
 impl SkillDef {
+    /// Reads a `SkillDef` from JSON, with serde's error texts (see [`crate::core::json_read`]);
+    /// `null` reads as absent.
+    ///
+    /// ```
+    /// # use toolnexus::core::skills::SkillDef;
+    /// let def = SkillDef::from_json(serde_json::json!({"name": "pdf", "resources": null})).unwrap();
+    /// assert!(def.resources.is_empty() && def.content.is_empty());
+    /// ```
+    pub fn from_json(value: Value) -> Result<SkillDef, String> {
+        let mut r = Record::of(value, "struct SkillDef")?.check(|key| match key {
+            "name" | "description" | "content" | "base" => Some(Kind::OptionalString),
+            "resources" => Some(Kind::OptionalStrings),
+            _ => None,
+        })?;
+        Ok(SkillDef {
+            name: r.optional_string("name")?,
+            description: r.optional_string("description")?,
+            content: r.optional_string("content")?.unwrap_or_default(),
+            resources: r.strings("resources")?,
+            base: r.optional_string("base")?,
+        })
+    }
+
+    /// Reads a JSON array of skills.
+    ///
+    /// ```
+    /// # use toolnexus::core::skills::SkillDef;
+    /// let err = SkillDef::list_from_json(serde_json::json!({"name": "pdf"})).unwrap_err();
+    /// assert_eq!(err, "invalid type: map, expected a sequence");
+    /// ```
+    pub fn list_from_json(value: Value) -> Result<Vec<SkillDef>, String> {
+        match value {
+            Value::Array(items) => items.into_iter().map(SkillDef::from_json).collect(),
+            other => Err(invalid_type(&other, "a sequence")),
+        }
+    }
+
     /// A data skill with a name, a description and content.
     ///
     /// ```

@@ -207,7 +207,10 @@ pub fn body_value(
     let mut all: Vec<Value> = if prefix.is_empty() {
         Vec::new()
     } else {
-        serde_json::from_str(&format!("[{prefix}]")).unwrap_or_default()
+        match serde_json::from_str::<Value>(&format!("[{prefix}]")) {
+            Ok(Value::Array(items)) => items,
+            _ => Vec::new(),
+        }
     };
     all.extend_from_slice(messages);
     let mut all = Some(all);
