@@ -1,7 +1,8 @@
 //! `convert`: JSON crossings, property access and error messages.
 
 use serde_json::{json, Value};
-use toolnexus::js::convert::{decode, error_text, get, has, js_error, to_json, type_name};
+use toolnexus::core::types::Request;
+use toolnexus::js::convert::{error_text, get, has, js_error, to_json, type_name};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
@@ -33,9 +34,17 @@ fn to_json_refuses_a_bigint() {
 }
 
 #[wasm_bindgen_test]
-fn decode_reads_typed_values() {
-    assert_eq!(decode::<Vec<u32>>(&js("[1, 2, 3]")).unwrap(), vec![1, 2, 3]);
-    assert!(decode::<Vec<u32>>(&js("['a']")).is_err());
+fn a_js_object_reads_as_a_host_record() {
+    let value =
+        js("({ kind: 'approval', prompt: 'Send?', id: 'p1', url: undefined, data: { n: 3 } })");
+    let request = to_json(&value).and_then(Request::from_json).unwrap();
+    assert_eq!((request.id.as_str(), request.url), ("p1", None));
+    assert_eq!(request.data.unwrap().get("n"), Some(&json!(3)));
+    let wrong = to_json(&js("({ id: 'p1', kind: 1.5, prompt: 'p' })")).and_then(Request::from_json);
+    assert_eq!(
+        wrong.unwrap_err(),
+        "invalid type: floating point `1.5`, expected a string"
+    );
 }
 
 #[wasm_bindgen_test]
