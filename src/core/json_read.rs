@@ -2,7 +2,7 @@
 //!
 //! `serde_json::from_value` into a derived type costs the wasm module its whole typed
 //! deserializer: a visitor per type, and serde's "invalid type" messages, which format floats
-//! through `core::fmt` (about 20 KB of wasm in all). The records the module reads from its host
+//! through `core::fmt` (35 KB of the lean module raw, 14 KiB gzip, measured when this came in). The records the module reads from its host
 //! (`Request`, `Answer`, `ToolResult`, `SkillDef`) are small, so they are read here instead.
 //! The derives stay for Rust callers; `tests/json_read.rs` checks both agree, errors included.
 
