@@ -22,41 +22,46 @@ pub fn is_relay(env: &ToolEnv, call: &ToolCall) -> bool {
         .is_some_and(|t| t.spec().source == "relay")
 }
 
-/// Runs a turn's calls (see the module doc).
+/// Runs a turn's calls (see the module doc). Each call moves into its own future; whether it
+/// is a relay call is looked up once.
 pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<Settled> {
-    let relayed: Vec<&ToolCall> = calls.iter().filter(|c| is_relay(&env, c)).collect();
+    let relay_flags: Vec<bool> = calls.iter().map(|c| is_relay(&env, c)).collect();
+    let (mut relayed, mut ordinary) = (Vec::new(), Vec::new());
+    for (call, relay) in calls.into_iter().zip(&relay_flags) {
+        if *relay {
+            relayed.push(call);
+        } else {
+            ordinary.push(call);
+        }
+    }
     let relay = if relayed.is_empty() {
         None
     } else {
-        Some(relay_request(&relayed))
+        Some(relay_request(&relayed.iter().collect::<Vec<_>>()))
     };
-    let ordinary = calls
-        .iter()
-        .filter(|c| !is_relay(&env, c))
-        .cloned()
-        .map(|call| {
-            let (id, name, env) = (call.id.clone(), call.name.clone(), env.clone());
-            // Boxed: the call's future is large, and `join_all` would move it whole.
-            Box::pin(async move { run_call(env, call, turn).await.map(|o| (id, name, o)) })
-        });
+    let ordinary = ordinary.into_iter().map(|call| {
+        let (id, name, env) = (call.id.clone(), call.name.clone(), env.clone());
+        // Boxed: the call's future is large, and `join_all` would move it whole.
+        Box::pin(async move { run_call(env, call, turn).await.map(|o| (id, name, o)) })
+    });
     let relay_outcomes = async {
         match &relay {
             None => Ok(Vec::new()),
-            Some(request) => relay_turn(&env, request, &calls).await,
+            Some(request) => relay_turn(&env, request, &relayed).await,
         }
     };
-    let (done, relayed) = futures_util::future::join(join_all(ordinary), relay_outcomes).await;
-    let mut done = done.into_iter();
-    let mut relayed = match relayed {
-        Ok(outcomes) => outcomes,
+    let (done, relayed_outcomes) =
+        futures_util::future::join(join_all(ordinary), relay_outcomes).await;
+    // Both lists are in call order, so the turn's order is theirs interleaved by the flags.
+    let (mut done, mut relayed_outcomes) = match relayed_outcomes {
+        Ok(outcomes) => (done.into_iter(), outcomes.into_iter()),
         Err(error) => return vec![Err(error)],
     };
-    calls
+    relay_flags
         .iter()
-        .filter_map(|call| {
-            if is_relay(&env, call) {
-                let at = relayed.iter().position(|(id, _, _)| *id == call.id)?;
-                Some(Ok(relayed.remove(at)))
+        .filter_map(|relay| {
+            if *relay {
+                relayed_outcomes.next().map(Ok)
             } else {
                 done.next()
             }
@@ -64,19 +69,19 @@ pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<
         .collect()
 }
 
-/// The relay calls' outcomes: answered through `waitFor`, else a halt on the first of them.
+/// The relay calls' outcomes, in call order: answered through `waitFor`, else a halt on the
+/// first of them.
 async fn relay_turn(
     env: &Rc<ToolEnv>,
     request: &crate::core::types::Request,
-    calls: &[ToolCall],
+    relayed: &[ToolCall],
 ) -> Result<Vec<(String, String, Outcome)>, RunError> {
-    let relayed: Vec<&ToolCall> = calls.iter().filter(|c| is_relay(env, c)).collect();
     let args_of = |c: &ToolCall| c.args.clone().unwrap_or_else(|_| serde_json::json!({}));
     let start = env.clock.now_ms();
     let placeholder = ToolResult::error(request.prompt.clone());
     let mut suspended = crate::core::types::pending(request.clone());
     suspended.output = placeholder.output.clone();
-    for call in &relayed {
+    for call in relayed {
         env.tool_metric(&call.name, &suspended, start);
     }
     if let Some(events) = &env.events {
