@@ -15,6 +15,7 @@ pub mod host;
 pub mod http_tool;
 pub mod jsfmt;
 pub mod json_read;
+pub mod json_scan;
 pub mod json_text;
 #[cfg(feature = "full")]
 pub mod mcp;

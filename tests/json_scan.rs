@@ -1,0 +1,230 @@
+//! `core::json_scan`'s canonical copy agrees with `serde_json`: for any JSON text, written with
+//! any whitespace and any escaping, the reader's copy is exactly `json_text::to_text` of what
+//! `serde_json::from_str` reads, and it refuses only what it says it refuses (fractions,
+//! exponents, `-0`, long integers, duplicate keys, deep nesting). For text that is not JSON, or
+//! has been cut or changed anywhere, the reader never accepts what serde_json rejects.
+#![allow(clippy::unwrap_used)]
+
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+use std::fmt::Write;
+use toolnexus::core::json_scan::Reader;
+use toolnexus::core::json_text::to_text;
+
+/// The reader's canonical copy of `text` as a whole value, or `None` when it refuses.
+fn canonical(text: &str) -> Option<String> {
+    let mut reader = Reader::new(text);
+    let mut out = Vec::new();
+    reader.canonical(&mut out)?;
+    reader.finish()?;
+    Some(String::from_utf8(out).unwrap())
+}
+
+/// Strings with what escaping must get right: quotes, backslashes, controls, non-ASCII,
+/// characters beyond the BMP.
+fn string() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just('"'),
+            Just('\\'),
+            Just('/'),
+            Just('\n'),
+            Just('\u{1}'),
+            Just('\u{1f}'),
+            Just('\u{7f}'),
+            Just('é'),
+            Just('\u{2028}'),
+            Just('😀'),
+            proptest::char::range('a', 'z'),
+            any::<char>(),
+        ],
+        0..8,
+    )
+    .prop_map(|chars| chars.into_iter().collect())
+}
+
+/// Values the reader takes: integers of at most 18 digits (not `-0`), no fractions.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-999_999_999_999_999_999i64..=999_999_999_999_999_999).prop_map(Value::from),
+        string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 40, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            proptest::collection::vec((string(), inner), 0..5).prop_map(|pairs| {
+                Value::Object(pairs.into_iter().collect::<Map<String, Value>>())
+            }),
+        ]
+    })
+}
+
+/// How to write a value: whitespace between tokens, and which characters to escape.
+#[derive(Debug, Clone)]
+struct Style {
+    spaces: Vec<&'static str>,
+    escape: Vec<bool>,
+}
+
+fn style() -> impl Strategy<Value = Style> {
+    (
+        proptest::collection::vec(prop_oneof![Just(""), Just(" "), Just("\n  "), Just("\t\r\n")], 1..7),
+        proptest::collection::vec(any::<bool>(), 1..7),
+    )
+        .prop_map(|(spaces, escape)| Style { spaces, escape })
+}
+
+/// `value` as JSON text in `style`; `n` picks the next whitespace and escaping choice.
+fn write(value: &Value, style: &Style, n: &mut usize, out: &mut String) {
+    let space = |out: &mut String, n: &mut usize| {
+        *n += 1;
+        out.push_str(style.spaces[*n % style.spaces.len()]);
+    };
+    space(out, n);
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(item, style, n, out);
+            }
+            space(out, n);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                space(out, n);
+                write_string(key, style, n, out);
+                space(out, n);
+                out.push(':');
+                write(item, style, n, out);
+            }
+            space(out, n);
+            out.push('}');
+        }
+        Value::String(s) => write_string(s, style, n, out),
+        other => out.push_str(&other.to_string()),
+    }
+    space(out, n);
+}
+
+/// A JSON string, each character escaped (`\uXXXX`, surrogate pairs beyond the BMP, or a short
+/// escape) or not as the style says; quotes, backslashes and controls are always escaped.
+fn write_string(s: &str, style: &Style, n: &mut usize, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        *n += 1;
+        let escape = style.escape[*n % style.escape.len()];
+        match c {
+            '"' if !escape => out.push_str("\\\""),
+            '\\' if !escape => out.push_str("\\\\"),
+            '/' if escape => out.push_str("\\/"),
+            '\n' if escape => out.push_str("\\n"),
+            c if escape || (c as u32) < 0x20 => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(out, "\\u{unit:04X}").unwrap();
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn written(value: &Value, style: &Style) -> String {
+    let mut out = String::new();
+    write(value, style, &mut 0, &mut out);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Any value the reader takes, however it is written, copies as serde_json's text of it.
+    #[test]
+    fn copies_any_value_as_serde_json_writes_it(value in value(), style in style()) {
+        let text = written(&value, &style);
+        let parsed: Value = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(&parsed, &value);
+        prop_assert_eq!(canonical(&text), Some(to_text(&parsed)), "text: {}", text);
+    }
+
+    /// Cut or changed anywhere, the text is refused whenever serde_json refuses it, and when
+    /// both read it, the copy is serde_json's.
+    #[test]
+    fn never_takes_what_serde_json_refuses(
+        value in value(),
+        style in style(),
+        at in any::<prop::sample::Index>(),
+        cut in any::<bool>(),
+        byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b'}'), Just(b']'), Just(b'0'), Just(b'u'), Just(b' '), any::<u8>()],
+    ) {
+        let text = written(&value, &style);
+        let mut bytes = text.into_bytes();
+        let i = at.index(bytes.len().max(1)).min(bytes.len());
+        if cut {
+            bytes.truncate(i);
+        } else if i < bytes.len() {
+            bytes[i] = byte;
+        } else {
+            bytes.push(byte);
+        }
+        let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
+        match (canonical(&text), serde_json::from_str::<Value>(&text)) {
+            (Some(copy), Ok(parsed)) => prop_assert_eq!(copy, to_text(&parsed)),
+            (Some(copy), Err(e)) => prop_assert!(false, "took {text:?} as {copy}, serde_json: {e}"),
+            (None, _) => {}
+        }
+    }
+}
+
+#[test]
+fn refuses_what_it_leaves_to_serde_json() {
+    for text in [
+        "1.5",
+        "1e3",
+        "-0",
+        "1234567890123456789",
+        r#"{"a":1,"a":2}"#,
+        r#"{"a":{"b":1,"b":1}}"#,
+        r#""\ud800""#,
+        r#""\udc00\ud800""#,
+        "",
+        "[1,]",
+        "{\"a\":1,}",
+        "01",
+        "tru",
+        "\"a\u{1}\"",
+        "[1] 2",
+    ] {
+        assert_eq!(canonical(text), None, "{text:?}");
+    }
+    let deep = format!("{}{}", "[".repeat(101), "]".repeat(101));
+    assert_eq!(canonical(&deep), None);
+    let fine = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    assert_eq!(canonical(&fine), Some(fine.clone()));
+}
+
+#[test]
+fn keys_repeat_only_within_one_object_to_be_refused() {
+    let text = r#"{"a":{"a":1},"b":[{"a":2},{"a":3}]}"#;
+    assert_eq!(canonical(text).as_deref(), Some(text));
+    assert_eq!(canonical(r#"{"\u0061":1,"a":2}"#), None);
+}
+
+#[test]
+fn strings_decode_and_borrow_when_they_can() {
+    let mut r = Reader::new(r#""plain""#);
+    assert!(matches!(r.string(), Some(std::borrow::Cow::Borrowed("plain"))));
+    let mut r = Reader::new(r#""a\"b\u00e9\ud83d\ude00\/""#);
+    assert_eq!(r.string().as_deref(), Some("a\"bé😀/"));
+}
