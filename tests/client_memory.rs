@@ -15,6 +15,7 @@ use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::host::LocalBoxFuture;
+use toolnexus::core::message::{values, Message};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 
@@ -41,8 +42,8 @@ fn a_second_ask_continues_the_first_transcript() {
 
         let sent = rig.http.body(1)["messages"].clone();
         let mut expected = first.messages.clone();
-        expected.push(json!({"role": "user", "content": "Who am I?"}));
-        assert_eq!(sent, Value::Array(expected.clone()), "{style:?}");
+        expected.push(json!({"role": "user", "content": "Who am I?"}).into());
+        assert_eq!(sent, Value::Array(values(&expected)), "{style:?}");
         assert_eq!(second.messages.len(), expected.len() + 1);
         assert_eq!(second.messages[..expected.len()], expected[..]);
         if style == Style::OpenAi {
@@ -99,18 +100,18 @@ fn a_pending_run_is_saved_with_its_placeholder() {
 struct FlakyStore {
     get_error: Option<String>,
     save_error: Option<String>,
-    saves: RefCell<Vec<(String, Vec<Value>)>>,
+    saves: RefCell<Vec<(String, Vec<Message>)>>,
 }
 
 impl Store for FlakyStore {
-    fn get(&self, _id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Value>>, String>> {
+    fn get(&self, _id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Message>>, String>> {
         let out = match &self.get_error {
             Some(e) => Err(e.clone()),
             None => Ok(None),
         };
         Box::pin(async move { out })
     }
-    fn save(&self, id: &str, messages: &[Value]) -> LocalBoxFuture<'static, Result<(), String>> {
+    fn save(&self, id: &str, messages: &[Message]) -> LocalBoxFuture<'static, Result<(), String>> {
         self.saves
             .borrow_mut()
             .push((id.to_owned(), messages.to_vec()));

@@ -3,13 +3,15 @@
 //! `serde_json::from_str` reads, and it refuses only what it says it refuses (fractions,
 //! exponents, `-0`, long integers, duplicate keys, deep nesting). For text that is not JSON, or
 //! has been cut or changed anywhere, the reader never accepts what serde_json rejects.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};
-use std::fmt::Write;
 use toolnexus::core::json_scan::Reader;
 use toolnexus::core::json_text::to_text;
+
+mod json_style;
+use json_style::{style, written};
 
 /// The reader's canonical copy of `text` as a whole value, or `None` when it refuses.
 fn canonical(text: &str) -> Option<String> {
@@ -59,91 +61,6 @@ fn value() -> impl Strategy<Value = Value> {
             }),
         ]
     })
-}
-
-/// How to write a value: whitespace between tokens, and which characters to escape.
-#[derive(Debug, Clone)]
-struct Style {
-    spaces: Vec<&'static str>,
-    escape: Vec<bool>,
-}
-
-fn style() -> impl Strategy<Value = Style> {
-    (
-        proptest::collection::vec(prop_oneof![Just(""), Just(" "), Just("\n  "), Just("\t\r\n")], 1..7),
-        proptest::collection::vec(any::<bool>(), 1..7),
-    )
-        .prop_map(|(spaces, escape)| Style { spaces, escape })
-}
-
-/// `value` as JSON text in `style`; `n` picks the next whitespace and escaping choice.
-fn write(value: &Value, style: &Style, n: &mut usize, out: &mut String) {
-    let space = |out: &mut String, n: &mut usize| {
-        *n += 1;
-        out.push_str(style.spaces[*n % style.spaces.len()]);
-    };
-    space(out, n);
-    match value {
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(item, style, n, out);
-            }
-            space(out, n);
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                space(out, n);
-                write_string(key, style, n, out);
-                space(out, n);
-                out.push(':');
-                write(item, style, n, out);
-            }
-            space(out, n);
-            out.push('}');
-        }
-        Value::String(s) => write_string(s, style, n, out),
-        other => out.push_str(&other.to_string()),
-    }
-    space(out, n);
-}
-
-/// A JSON string, each character escaped (`\uXXXX`, surrogate pairs beyond the BMP, or a short
-/// escape) or not as the style says; quotes, backslashes and controls are always escaped.
-fn write_string(s: &str, style: &Style, n: &mut usize, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        *n += 1;
-        let escape = style.escape[*n % style.escape.len()];
-        match c {
-            '"' if !escape => out.push_str("\\\""),
-            '\\' if !escape => out.push_str("\\\\"),
-            '/' if escape => out.push_str("\\/"),
-            '\n' if escape => out.push_str("\\n"),
-            c if escape || (c as u32) < 0x20 => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(out, "\\u{unit:04X}").unwrap();
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-fn written(value: &Value, style: &Style) -> String {
-    let mut out = String::new();
-    write(value, style, &mut 0, &mut out);
-    out
 }
 
 proptest! {
@@ -224,7 +141,10 @@ fn keys_repeat_only_within_one_object_to_be_refused() {
 #[test]
 fn strings_decode_and_borrow_when_they_can() {
     let mut r = Reader::new(r#""plain""#);
-    assert!(matches!(r.string(), Some(std::borrow::Cow::Borrowed("plain"))));
+    assert!(matches!(
+        r.string(),
+        Some(std::borrow::Cow::Borrowed("plain"))
+    ));
     let mut r = Reader::new(r#""a\"b\u00e9\ud83d\ude00\/""#);
     assert_eq!(r.string().as_deref(), Some("a\"bé😀/"));
 }

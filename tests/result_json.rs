@@ -39,8 +39,8 @@ fn done() -> RunResult {
     RunResult {
         text: "It is sunny \"there\".".into(),
         messages: vec![
-            json!({"role": "user", "content": "weather?"}),
-            json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1"}]}),
+            json!({"role": "user", "content": "weather?"}).into(),
+            json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1"}]}).into(),
         ],
         tool_calls: vec![ToolCallRecord {
             name: "get_weather".into(),

@@ -194,7 +194,7 @@ fn balanced(
         None,
         "one tool-calling turn"
     );
-    prop_assert_eq!(call_ids_of(style, &messages[at]), t.call_ids.clone());
+    prop_assert_eq!(call_ids_of(style, messages[at].value()), t.call_ids.clone());
     let fed = results_of(style, &messages[at + 1..]);
     let ids: Vec<String> = fed.iter().map(|(id, _, _)| id.clone()).collect();
     prop_assert_eq!(&ids, &t.call_ids, "one result per call, in call order");

@@ -85,7 +85,7 @@ fn an_expired_request_resumes_as_declined_even_when_approved() {
 fn a_pending_that_matches_no_outstanding_call_is_refused() {
     for style in BOTH {
         let (rig, tool, result) = halted(style, approval());
-        let refused = |history: Vec<serde_json::Value>, pending: &Request| {
+        let refused = |history: Vec<toolnexus::core::message::Message>, pending: &Request| {
             let input = resume_input(&rig, history, pending, answer(pending, true));
             block_on(rig.client().run(input))
         };

@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use toolnexus::core::message::Message;
 use toolnexus::core::spec::ToolSpec;
 use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::{
@@ -88,7 +89,9 @@ fn anthropic_bodies_are_byte_exact() {
 #[test]
 fn bodies_escape_like_json_stringify() {
     // Expected text produced by node's JSON.stringify on the same object.
-    let msgs = [json!({"role": "user", "content": "é \"q\" \u{1}\n\t/ \u{2028} \u{7f}"})];
+    let msgs = [Message::from_value(
+        json!({"role": "user", "content": "é \"q\" \u{1}\n\t/ \u{2028} \u{7f}"}),
+    )];
     let b = body_json(
         &Anthropic.body("m", "", &msgs, &json!([]), false),
         "",
@@ -160,17 +163,19 @@ fn auth_headers() {
 fn start_transcripts() {
     let user = json!({"role": "user", "content": "p"});
     let sys = json!({"role": "system", "content": "s"});
-    let old = vec![json!({"role": "user", "content": "old"})];
+    let old = vec![Message::from_value(
+        json!({"role": "user", "content": "old"}),
+    )];
     assert_eq!(OpenAi.start("s", vec![], "p"), [sys, user.clone()]);
     assert_eq!(OpenAi.start("", vec![], "p"), vec![user.clone()]);
     assert_eq!(
         OpenAi.start("s", old.clone(), "p"),
-        [old[0].clone(), user.clone()]
+        [old[0].value().clone(), user.clone()]
     );
     assert_eq!(Anthropic.start("s", vec![], "p"), vec![user.clone()]);
     assert_eq!(
         Anthropic.start("s", old.clone(), "p"),
-        [old[0].clone(), user]
+        [old[0].value().clone(), user]
     );
 }
 
@@ -416,7 +421,7 @@ fn tool_results_shapes() {
     let oa: Vec<String> = OpenAi
         .tool_results(&results)
         .iter()
-        .map(Value::to_string)
+        .map(Message::to_string)
         .collect();
     assert_eq!(
         oa,

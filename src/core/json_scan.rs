@@ -242,9 +242,15 @@ impl<'a> Reader<'a> {
                 json_text::write_str(out, &s);
                 Some(())
             }
-            b't' => self.literal("true").map(|()| out.extend_from_slice(b"true")),
-            b'f' => self.literal("false").map(|()| out.extend_from_slice(b"false")),
-            b'n' => self.literal("null").map(|()| out.extend_from_slice(b"null")),
+            b't' => self
+                .literal("true")
+                .map(|()| out.extend_from_slice(b"true")),
+            b'f' => self
+                .literal("false")
+                .map(|()| out.extend_from_slice(b"false")),
+            b'n' => self
+                .literal("null")
+                .map(|()| out.extend_from_slice(b"null")),
             _ => self
                 .integer()
                 .map(|digits| out.extend_from_slice(digits.as_bytes())),
@@ -264,7 +270,10 @@ impl<'a> Reader<'a> {
             json_text::write_str(out, key);
             let written = out.get(at..)?;
             let mine = r.keys.get(first..)?;
-            if mine.iter().any(|&(from, to)| out.get(from..to) == Some(written)) {
+            if mine
+                .iter()
+                .any(|&(from, to)| out.get(from..to) == Some(written))
+            {
                 return None;
             }
             r.keys.push((at, out.len()));

@@ -19,6 +19,7 @@ pub mod json_scan;
 pub mod json_text;
 #[cfg(feature = "full")]
 pub mod mcp;
+pub mod message;
 pub mod metrics;
 pub mod relay;
 pub mod schema;

@@ -6,7 +6,7 @@ use js_sys::{Function, Object};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error_text, from_json, get, to_json, type_name};
+use super::convert::{error_text, from_json, get, messages_to_js, to_json, type_name};
 use super::host::set;
 use super::promise::{call2, settle};
 use crate::core::client::hooks::{
@@ -15,6 +15,7 @@ use crate::core::client::hooks::{
 use crate::core::client::in_process::Generate;
 use crate::core::client::store::Store;
 use crate::core::host::LocalBoxFuture;
+use crate::core::message::{self, Message};
 use crate::core::types::{Request, ToolResult};
 
 fn function(object: &JsValue, key: &str) -> Option<Function> {
@@ -97,7 +98,7 @@ impl Hooks for JsHooks {
 
     fn before_llm(
         &self,
-        messages: &[Value],
+        messages: &[Message],
         tools: &Value,
         model: &str,
         turn: u32,
@@ -106,7 +107,7 @@ impl Hooks for JsHooks {
             return Box::pin(async { Ok(LlmOverride::default()) });
         };
         let ev = event(&[
-            ("messages", from_json(&messages)),
+            ("messages", messages_to_js(messages)),
             ("tools", from_json(tools)),
             ("model", model.into()),
             ("turn", turn.into()),
@@ -261,7 +262,7 @@ impl Generate for JsGenerate {
 pub struct JsStore(pub JsValue);
 
 impl Store for JsStore {
-    fn get(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Value>>, String>> {
+    fn get(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Message>>, String>> {
         let (store, id) = (self.0.clone(), JsValue::from_str(id));
         Box::pin(async move {
             let f = function(&store, "get").ok_or("the store has no get(id) function")?;
@@ -270,7 +271,7 @@ impl Store for JsStore {
                 .map_err(|e| error_text(&e))?;
             match to_json(&found)? {
                 Value::Null => Ok(None),
-                Value::Array(messages) => Ok(Some(messages)),
+                Value::Array(messages) => Ok(Some(message::from_values(messages))),
                 _ => Err(format!(
                     "store.get must resolve to an array of messages or undefined, got {}",
                     type_name(&found)
@@ -279,8 +280,12 @@ impl Store for JsStore {
         })
     }
 
-    fn save(&self, id: &str, messages: &[Value]) -> LocalBoxFuture<'static, Result<(), String>> {
-        let (store, id, messages) = (self.0.clone(), JsValue::from_str(id), from_json(&messages));
+    fn save(&self, id: &str, messages: &[Message]) -> LocalBoxFuture<'static, Result<(), String>> {
+        let (store, id, messages) = (
+            self.0.clone(),
+            JsValue::from_str(id),
+            messages_to_js(messages),
+        );
         Box::pin(async move {
             let f =
                 function(&store, "save").ok_or("the store has no save(id, messages) function")?;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::callbacks::{JsStore, JsTextSink};
-use super::convert::{from_json, get, js_error, to_json, type_name};
+use super::convert::{get, js_error, messages_to_js, to_json, type_name};
 use super::host::set;
 use super::run_context::{HistoryMode, RunContext};
 use super::run_result::run_result;
@@ -16,6 +16,7 @@ use crate::core::client::resume::check_resume_ids;
 use crate::core::client::run::{Client, Resume, RunInput};
 use crate::core::client::telemetry::RunEvents;
 use crate::core::host::{LocalBoxFuture, Signal};
+use crate::core::message::{self, Message};
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
 
@@ -90,7 +91,7 @@ impl ClientHandle {
         let input = RunInput {
             toolkit: c.toolkit,
             prompt: String::new(),
-            history: c.history,
+            history: message::from_values(c.history),
             history_text: None,
             history_host: None,
             signal,
@@ -116,7 +117,7 @@ impl ClientHandle {
         let input = RunInput {
             toolkit: c.toolkit,
             prompt,
-            history: c.history,
+            history: message::from_values(c.history),
             history_text: c.history_text,
             history_host: c.history_host,
             signal: signal.clone(),
@@ -307,7 +308,7 @@ impl ClientHandle {
 pub struct Conversation {
     core: Client,
     context: Rc<RunContext>,
-    messages: Rc<std::cell::RefCell<Vec<Value>>>,
+    messages: Rc<std::cell::RefCell<Vec<Message>>>,
 }
 
 #[wasm_bindgen]
@@ -349,7 +350,7 @@ impl Conversation {
     /// The whole transcript so far (a copy).
     #[wasm_bindgen(getter, unchecked_return_type = "Message[]")]
     pub fn messages(&self) -> JsValue {
-        from_json(&*self.messages.borrow())
+        messages_to_js(&self.messages.borrow())
     }
 
     /// Forgets the transcript.

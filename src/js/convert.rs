@@ -28,6 +28,11 @@ pub fn from_json<T: Serialize>(value: &T) -> JsValue {
     }
 }
 
+/// Transcript messages as a fresh JS array (their texts joined and parsed once).
+pub fn messages_to_js(messages: &[crate::core::message::Message]) -> JsValue {
+    from_json_text(&crate::core::message::items_text(messages))
+}
+
 /// Parses JSON text produced by the core into a JS value.
 pub fn from_json_text(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)

@@ -75,7 +75,7 @@ impl InMemoryConversationStore {
                 }
             };
             inner
-                .save(&id, &messages)
+                .save(&id, &crate::core::message::from_values(messages))
                 .await
                 .map_err(|e| js_error("store", &e))?;
             Ok(JsValue::UNDEFINED)

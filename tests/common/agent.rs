@@ -5,6 +5,7 @@ use futures_executor::block_on;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use toolnexus::core::message::Message;
 
 use super::http::ScriptedHttp;
 use super::{ManualSignal, SignalHandle};
@@ -82,11 +83,12 @@ impl Hooks for FakeHooks {
     }
     fn before_llm(
         &self,
-        messages: &[Value],
+        messages: &[Message],
         tools: &Value,
         model: &str,
         turn: u32,
     ) -> HookResult<LlmOverride> {
+        let messages = &toolnexus::core::message::values(messages)[..];
         self.log.borrow_mut().push(format!("beforeLLM#{turn}"));
         self.before_llm_seen.borrow_mut().push(LlmSeen {
             messages: messages.to_vec(),
@@ -479,7 +481,7 @@ impl Rig {
         RunInput {
             toolkit: self.toolkit(),
             prompt: prompt.to_owned(),
-            history: self.history.clone(),
+            history: toolnexus::core::message::from_values(self.history.clone()),
             history_text: None,
             history_host: None,
             signal: self.signal.clone(),

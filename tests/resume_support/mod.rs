@@ -12,6 +12,7 @@ use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::result::RunResult;
 use toolnexus::core::client::run::{Resume, RunInput};
 use toolnexus::core::client::store::{InMemoryStore, Store};
+use toolnexus::core::message::Message;
 use toolnexus::core::types::Request;
 
 pub const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
@@ -22,7 +23,12 @@ pub fn answer(request: &Request, ok: bool) -> Value {
 }
 
 /// The input of a resume of `history` with `answer` to `pending`.
-pub fn resume_input(rig: &Rig, history: Vec<Value>, pending: &Request, answer: Value) -> RunInput {
+pub fn resume_input(
+    rig: &Rig,
+    history: Vec<Message>,
+    pending: &Request,
+    answer: Value,
+) -> RunInput {
     RunInput {
         toolkit: rig.toolkit(),
         prompt: String::new(),
@@ -59,15 +65,15 @@ pub fn resume_through(
 }
 
 /// What the store holds under `id`.
-pub fn stored(store: &InMemoryStore, id: &str) -> Option<Vec<Value>> {
+pub fn stored(store: &InMemoryStore, id: &str) -> Option<Vec<Message>> {
     block_on(store.get(id)).unwrap()
 }
 
 /// The index of the last assistant message that calls tools.
-pub fn calls_at(style: Style, messages: &[Value]) -> Option<usize> {
+pub fn calls_at(style: Style, messages: &[Message]) -> Option<usize> {
     messages
         .iter()
-        .rposition(|m| !call_ids_of(style, m).is_empty())
+        .rposition(|m| !call_ids_of(style, m.value()).is_empty())
 }
 
 /// The ids of the tool calls of one assistant message.
@@ -93,7 +99,7 @@ pub fn call_ids_of(style: Style, message: &Value) -> Vec<String> {
 pub type Fed = (String, String, Option<bool>);
 
 /// Every tool result in `messages`, in transcript order.
-pub fn results_of(style: Style, messages: &[Value]) -> Vec<Fed> {
+pub fn results_of(style: Style, messages: &[Message]) -> Vec<Fed> {
     let mut out = Vec::new();
     for m in messages {
         match style {
@@ -120,7 +126,7 @@ pub fn results_of(style: Style, messages: &[Value]) -> Vec<Fed> {
 }
 
 /// User turns that are the user speaking (not Anthropic's tool-result carriers).
-pub fn user_turns(style: Style, messages: &[Value]) -> usize {
+pub fn user_turns(style: Style, messages: &[Message]) -> usize {
     messages
         .iter()
         .filter(|m| m["role"] == "user")

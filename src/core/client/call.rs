@@ -14,6 +14,7 @@ use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use crate::core::host::{
     Clock, HostText, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
 };
+use crate::core::message::Message;
 use crate::core::metrics::MetricEvent;
 use crate::core::wire::sse::SseDecoder;
 use crate::core::wire::{body_json, body_value, Dialect, Reply, ToolList, WireError};
@@ -86,7 +87,7 @@ impl Llm {
     pub fn call(
         &self,
         prefix: &str,
-        messages: &[Value],
+        messages: &[Message],
         tools: &ToolList,
         system: &str,
         ctx: CallContext,
@@ -308,7 +309,7 @@ impl Llm {
     fn body_text(
         &self,
         prefix: &str,
-        messages: &[Value],
+        messages: &[Message],
         tools: &ToolList,
         system: &str,
         stream: bool,

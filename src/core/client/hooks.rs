@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::core::host::LocalBoxFuture;
+use crate::core::message::Message;
 use crate::core::types::{Request, ToolResult};
 
 /// What `beforeLLM` may replace for the rest of the run.
@@ -52,7 +53,7 @@ pub trait Hooks {
     /// Before each model call; may replace messages and tools.
     fn before_llm(
         &self,
-        _messages: &[Value],
+        _messages: &[Message],
         _tools: &Value,
         _model: &str,
         _turn: u32,

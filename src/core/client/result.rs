@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::core::message::Message;
 use crate::core::types::Request;
 use crate::core::wire::Usage;
 
@@ -42,7 +43,7 @@ pub struct RunResult {
     /// The final text (the pending prompt when halted).
     pub text: String,
     /// The whole transcript, in the dialect's shape.
-    pub messages: Vec<Value>,
+    pub messages: Vec<Message>,
     /// Every tool call, in order.
     pub tool_calls: Vec<ToolCallRecord>,
     /// `tool_calls.len()`.
@@ -118,7 +119,7 @@ impl RunResult {
             to_text(&extra, "{}")
         });
         ResultJson {
-            messages: crate::core::json_text::items_text(&self.messages),
+            messages: crate::core::message::items_text(&self.messages),
             tool_calls: to_text(&self.tool_calls, "[]"),
             extra,
         }

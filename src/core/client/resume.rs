@@ -4,6 +4,8 @@
 //! halt again, one resume at a time), and no user turn is added.
 
 use serde_json::Value;
+
+use crate::core::message::Message;
 use std::rc::Rc;
 
 use super::error::RunError;
@@ -48,18 +50,18 @@ impl Client {
         &self,
         env: &Rc<ToolEnv>,
         progress: &mut Progress,
-        history: Vec<Value>,
+        history: Vec<Message>,
         resume: Resume,
     ) -> Result<Option<Request>, RunError> {
         let Resume { pending, answer } = resume;
         check_resume_ids(&pending, &answer)?;
         let at = history
             .iter()
-            .rposition(|m| self.dialect.calls_of(m).is_some())
+            .rposition(|m| self.dialect.calls_of(m.value()).is_some())
             .ok_or_else(|| invalid("the history has no tool calls to resume"))?;
         let calls = history
             .get(at)
-            .and_then(|m| self.dialect.calls_of(m))
+            .and_then(|m| self.dialect.calls_of(m.value()))
             .unwrap_or_default();
         let recorded = self
             .dialect

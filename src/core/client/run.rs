@@ -16,6 +16,7 @@ use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use super::tools::{Outcome, ToolEnv};
 use super::turn::run_turn;
 use crate::core::host::{Clock, HostText, Http, LocalBoxFuture, Signal};
+use crate::core::message::{self, Message};
 use crate::core::metrics::MetricEvent;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
@@ -47,7 +48,7 @@ pub struct RunInput {
     /// The user's message.
     pub prompt: String,
     /// A transcript to continue.
-    pub history: Vec<Value>,
+    pub history: Vec<Message>,
     /// A transcript to continue given as the JSON text of a non-empty array, in place of
     /// `history`: it is spliced into every request body as it is and never parsed, and the
     /// result's `messages` then hold only this run's own messages (the host, which has the
@@ -87,7 +88,7 @@ pub(super) struct Progress {
     pub(super) prefix: String,
     /// The host's history text, whose mark `prefix` then is.
     pub(super) splice: Option<HostText>,
-    pub(super) messages: Vec<Value>,
+    pub(super) messages: Vec<Message>,
     pub(super) tool_calls: Vec<ToolCallRecord>,
     pub(super) turns: u32,
     pub(super) usage: Usage,
@@ -222,7 +223,7 @@ impl Client {
         if let Some(text) = history_text {
             if self.hooks.has_before_llm() {
                 history = match serde_json::from_str::<Value>(&text) {
-                    Ok(Value::Array(items)) => items,
+                    Ok(Value::Array(items)) => message::from_values(items),
                     parsed => {
                         let why = parsed.map_or_else(
                             |e| e.to_string(),
@@ -270,8 +271,9 @@ impl Client {
             None if !progress.prefix.is_empty() => {
                 // A history the core does not hold: start as after a non-empty one (a dialect
                 // adds its system message only to an empty history), without the stand-in.
-                let mut started = self.dialect.start(&system, vec![Value::Null], &prompt);
-                started.retain(|m| !m.is_null());
+                let stand_in = Message::from_value(Value::Null);
+                let mut started = self.dialect.start(&system, vec![stand_in.clone()], &prompt);
+                started.retain(|m| *m != stand_in);
                 progress.messages = started;
             }
             None => progress.messages = self.dialect.start(&system, history, &prompt),
@@ -305,7 +307,9 @@ impl Client {
                         hook: "beforeLLM",
                         message,
                     })?;
-                progress.messages = over.messages.unwrap_or(progress.messages);
+                if let Some(messages) = over.messages {
+                    progress.messages = message::from_values(messages);
+                }
                 tools = over
                     .tools
                     .map(|list| Rc::new(ToolList::new(list)))

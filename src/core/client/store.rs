@@ -1,17 +1,17 @@
 //! Conversation memory for `ask(prompt, {id})`: any `get` / `save` pair.
 
-use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::core::host::LocalBoxFuture;
+use crate::core::message::Message;
 
 /// Where transcripts are kept between runs.
 pub trait Store {
     /// The transcript saved under `id`, if any.
-    fn get(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Value>>, String>>;
+    fn get(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Message>>, String>>;
     /// Saves `messages` under `id`.
-    fn save(&self, id: &str, messages: &[Value]) -> LocalBoxFuture<'static, Result<(), String>>;
+    fn save(&self, id: &str, messages: &[Message]) -> LocalBoxFuture<'static, Result<(), String>>;
 }
 
 /// Keeps transcripts in memory for the client's lifetime.
@@ -19,21 +19,21 @@ pub trait Store {
 /// ```
 /// # use toolnexus::core::client::store::{InMemoryStore, Store};
 /// let store = InMemoryStore::default();
-/// futures_executor::block_on(store.save("t", &[serde_json::json!({"role": "user"})])).unwrap();
+/// futures_executor::block_on(store.save("t", &[serde_json::json!({"role": "user"}).into()])).unwrap();
 /// assert_eq!(futures_executor::block_on(store.get("t")).unwrap().unwrap().len(), 1);
 /// ```
 #[derive(Default)]
 pub struct InMemoryStore {
-    threads: RefCell<HashMap<String, Vec<Value>>>,
+    threads: RefCell<HashMap<String, Vec<Message>>>,
 }
 
 impl Store for InMemoryStore {
-    fn get(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Value>>, String>> {
+    fn get(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Message>>, String>> {
         let found = self.threads.borrow().get(id).cloned();
         Box::pin(async move { Ok(found) })
     }
 
-    fn save(&self, id: &str, messages: &[Value]) -> LocalBoxFuture<'static, Result<(), String>> {
+    fn save(&self, id: &str, messages: &[Message]) -> LocalBoxFuture<'static, Result<(), String>> {
         self.threads
             .borrow_mut()
             .insert(id.to_owned(), messages.to_vec());

@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use super::openai::{call_id, count, non_empty_array, provider_error};
 use super::{Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::to_anthropic;
+use crate::core::message::Message;
 use crate::core::spec::ToolSpec;
 use crate::core::types::ToolResult;
 
@@ -60,9 +61,9 @@ impl Dialect for Anthropic {
     }
 
     /// History plus the prompt; the system prompt never enters the messages.
-    fn start(&self, _system: &str, history: Vec<Value>, prompt: &str) -> Vec<Value> {
+    fn start(&self, _system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message> {
         let mut messages = history;
-        messages.push(json!({"role": "user", "content": prompt}));
+        messages.push(Message::strings(&[("role", "user"), ("content", prompt)]));
         messages
     }
 
@@ -72,7 +73,7 @@ impl Dialect for Anthropic {
         &self,
         model: &str,
         system: &str,
-        _messages: &[Value],
+        _messages: &[Message],
         tools: &Value,
         stream: bool,
     ) -> Map<String, Value> {
@@ -123,7 +124,7 @@ impl Dialect for Anthropic {
             text,
             tool_calls,
             usage: usage(body.get("usage")),
-            assistant: Value::Object(assistant),
+            assistant: Message::from_value(Value::Object(assistant)),
         })
     }
 
@@ -146,13 +147,11 @@ impl Dialect for Anthropic {
         (!calls.is_empty()).then_some(calls)
     }
 
-    fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)> {
-        let Some(turn) = after
-            .first()
-            .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-        else {
+    fn results_in(&self, after: &[Message]) -> Vec<(String, ToolResult)> {
+        let Some(turn) = after.first().filter(|m| m.role() == Some("user")) else {
             return Vec::new();
         };
+        let turn = turn.value();
         let blocks = turn
             .get("content")
             .and_then(Value::as_array)
@@ -182,7 +181,7 @@ impl Dialect for Anthropic {
             .collect()
     }
 
-    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {
+    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message> {
         if results.is_empty() {
             return Vec::new();
         }
@@ -197,7 +196,9 @@ impl Dialect for Anthropic {
                 })
             })
             .collect();
-        vec![json!({"role": "user", "content": blocks})]
+        vec![Message::from_value(
+            json!({"role": "user", "content": blocks}),
+        )]
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod anthropic;
 pub mod openai;
+pub mod openai_read;
 pub mod sse;
 pub mod stream;
 
@@ -10,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::json_text;
+use super::message::{self, Message};
 use super::spec::ToolSpec;
 use super::types::ToolResult;
 
@@ -63,7 +65,7 @@ pub struct Reply {
     /// This call's usage.
     pub usage: Usage,
     /// The assistant message to append to the transcript, in the dialect's own shape.
-    pub assistant: Value,
+    pub assistant: Message,
 }
 
 /// Why a provider response could not be read. Messages name what was expected; they never
@@ -96,7 +98,7 @@ pub trait Dialect {
     fn tools(&self, specs: &[&ToolSpec]) -> Value;
     /// The transcript a run starts from: `history` (when non-empty) plus the user's `prompt`;
     /// a dialect that keeps the system prompt in its messages adds it when history is empty.
-    fn start(&self, system: &str, history: Vec<Value>, prompt: &str) -> Vec<Value>;
+    fn start(&self, system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message>;
     /// The request body, keys in the reference order; an empty tool list omits `tools`. The
     /// `messages` and `tools` entries are `null` placeholders: the caller serializes its own
     /// transcript and tool list in their place (see [`body_json`]), so a turn copies neither.
@@ -104,21 +106,21 @@ pub trait Dialect {
         &self,
         model: &str,
         system: &str,
-        messages: &[Value],
+        messages: &[Message],
         tools: &Value,
         stream: bool,
     ) -> Map<String, Value>;
     /// Reads a non-streaming response body.
     fn parse(&self, text: &str) -> Result<Reply, WireError>;
     /// The transcript entries that carry a turn's tool results, in call order.
-    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value>;
+    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message>;
     /// A fresh folder for one streamed reply.
     fn assembler(&self) -> Box<dyn stream::Assembler>;
     /// The tool calls of an assistant message in the transcript (`None` when it has none).
     fn calls_of(&self, message: &Value) -> Option<Vec<ToolCall>>;
     /// The tool results recorded in `after` (the transcript entries that follow an assistant
     /// turn), as `(call id, result)` in order.
-    fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)>;
+    fn results_in(&self, after: &[Message]) -> Vec<(String, ToolResult)>;
 }
 
 /// A provider tool list, kept both as data (for hooks) and as its JSON text (spliced into
@@ -153,8 +155,9 @@ impl ToolList {
 ///
 /// ```
 /// # use toolnexus::core::wire::{body_json, openai::OpenAi, Dialect, ToolList};
+/// # use toolnexus::core::message::Message;
 /// # use serde_json::json;
-/// let messages = [json!({"role": "user", "content": "hi"})];
+/// let messages = [Message::from_value(json!({"role": "user", "content": "hi"}))];
 /// let tools = ToolList::new(json!([]));
 /// let body = OpenAi.body("m", "", &messages, &tools.value, false);
 /// assert_eq!(body_json(&body, "", &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
@@ -164,10 +167,11 @@ impl ToolList {
 pub fn body_json(
     body: &Map<String, Value>,
     prefix: &str,
-    messages: &[Value],
+    messages: &[Message],
     tools: &ToolList,
 ) -> String {
-    let mut out = Vec::with_capacity(tools.text.len() + 256 * (messages.len() + 1));
+    let texts: usize = messages.iter().map(|m| m.text().len() + 1).sum();
+    let mut out = Vec::with_capacity(tools.text.len() + prefix.len() + texts + 128);
     out.push(b'{');
     for (i, (key, value)) in body.iter().enumerate() {
         if i > 0 {
@@ -177,7 +181,9 @@ pub fn body_json(
         out.push(b':');
         match (key.as_str(), value) {
             ("messages", Value::Null) if prefix.is_empty() => {
-                json_text::write_items(&mut out, messages)
+                out.push(b'[');
+                message::write_joined(&mut out, messages);
+                out.push(b']');
             }
             ("messages", Value::Null) => {
                 // The prefix's items, then this run's messages.
@@ -185,7 +191,7 @@ pub fn body_json(
                 out.extend_from_slice(prefix.as_bytes());
                 if !messages.is_empty() {
                     out.push(b',');
-                    json_text::write_joined(&mut out, messages);
+                    message::write_joined(&mut out, messages);
                 }
                 out.push(b']');
             }
@@ -201,7 +207,7 @@ pub fn body_json(
 pub fn body_value(
     mut body: Map<String, Value>,
     prefix: &str,
-    messages: &[Value],
+    messages: &[Message],
     tools: &Value,
 ) -> Value {
     let mut all: Vec<Value> = if prefix.is_empty() {
@@ -212,7 +218,7 @@ pub fn body_value(
             _ => Vec::new(),
         }
     };
-    all.extend_from_slice(messages);
+    all.extend(messages.iter().map(|m| m.value().clone()));
     let mut all = Some(all);
     for (key, value) in body.iter_mut() {
         match (key.as_str(), &*value) {

@@ -5,8 +5,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{Dialect, Reply, ToolCall, Usage, WireError};
+use super::{openai_read, Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::to_openai;
+use crate::core::message::Message;
 use crate::core::spec::ToolSpec;
 use crate::core::types::ToolResult;
 
@@ -47,12 +48,12 @@ impl Dialect for OpenAi {
     }
 
     /// History plus the prompt; without history, the system message (when non-empty) first.
-    fn start(&self, system: &str, history: Vec<Value>, prompt: &str) -> Vec<Value> {
+    fn start(&self, system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message> {
         let mut messages = history;
         if messages.is_empty() && !system.is_empty() {
-            messages.push(json!({"role": "system", "content": system}));
+            messages.push(Message::strings(&[("role", "system"), ("content", system)]));
         }
-        messages.push(json!({"role": "user", "content": prompt}));
+        messages.push(Message::strings(&[("role", "user"), ("content", prompt)]));
         messages
     }
 
@@ -62,7 +63,7 @@ impl Dialect for OpenAi {
         &self,
         model: &str,
         _system: &str,
-        _messages: &[Value],
+        _messages: &[Message],
         tools: &Value,
         stream: bool,
     ) -> Map<String, Value> {
@@ -80,8 +81,69 @@ impl Dialect for OpenAi {
         body
     }
 
-    /// Reads `choices[0].message`, its tool calls and `usage`.
+    /// Reads `choices[0].message`, its tool calls and `usage` (without a `Value` when
+    /// [`openai_read`] takes the text).
     fn parse(&self, text: &str) -> Result<Reply, WireError> {
+        match openai_read::read(text) {
+            Some(reply) => Ok(reply),
+            None => self.parse_slowly(text),
+        }
+    }
+
+    fn assembler(&self) -> Box<dyn super::stream::Assembler> {
+        Box::new(super::stream::OpenAiAssembler::default())
+    }
+
+    /// One `{role: "tool", tool_call_id, content}` message per result.
+    fn calls_of(&self, message: &Value) -> Option<Vec<ToolCall>> {
+        if message.get("role").and_then(Value::as_str) != Some("assistant") {
+            return None;
+        }
+        let calls = message.get("tool_calls").and_then(Value::as_array)?;
+        (!calls.is_empty()).then(|| calls.iter().enumerate().map(tool_call).collect())
+    }
+
+    fn results_in(&self, after: &[Message]) -> Vec<(String, ToolResult)> {
+        after
+            .iter()
+            .take_while(|m| m.role() == Some("tool"))
+            .map(|m| {
+                let m = m.value();
+                let id = m
+                    .get("tool_call_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let output = content_text(m.get("content"));
+                (id.to_owned(), ToolResult::ok(output))
+            })
+            .collect()
+    }
+
+    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message> {
+        results
+            .iter()
+            .map(|(id, result)| {
+                Message::strings(&[
+                    ("role", "tool"),
+                    ("tool_call_id", id),
+                    ("content", &result.output),
+                ])
+            })
+            .collect()
+    }
+}
+
+impl OpenAi {
+    /// [`Dialect::parse`] without its fast path ([`openai_read`]): the reader of every
+    /// shape, through a `serde_json::Value`, and the one that words every error. `parse` gives
+    /// the same result for every text (`tests/wire_fast.rs`).
+    ///
+    /// ```
+    /// # use toolnexus::core::wire::{openai::OpenAi, Dialect};
+    /// let text = r#"{"choices":[{"message":{"role":"assistant","content":"hi"}}]}"#;
+    /// assert_eq!(OpenAi.parse_slowly(text), OpenAi.parse(text));
+    /// ```
+    pub fn parse_slowly(&self, text: &str) -> Result<Reply, WireError> {
         let mut body: Value =
             serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
         if let Some(message) = provider_error(&body) {
@@ -105,45 +167,8 @@ impl Dialect for OpenAi {
             text: content_text(message.get("content")),
             tool_calls,
             usage,
-            assistant: message,
+            assistant: Message::from_value(message),
         })
-    }
-
-    fn assembler(&self) -> Box<dyn super::stream::Assembler> {
-        Box::new(super::stream::OpenAiAssembler::default())
-    }
-
-    /// One `{role: "tool", tool_call_id, content}` message per result.
-    fn calls_of(&self, message: &Value) -> Option<Vec<ToolCall>> {
-        if message.get("role").and_then(Value::as_str) != Some("assistant") {
-            return None;
-        }
-        let calls = message.get("tool_calls").and_then(Value::as_array)?;
-        (!calls.is_empty()).then(|| calls.iter().enumerate().map(tool_call).collect())
-    }
-
-    fn results_in(&self, after: &[Value]) -> Vec<(String, ToolResult)> {
-        after
-            .iter()
-            .take_while(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
-            .map(|m| {
-                let id = m
-                    .get("tool_call_id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let output = content_text(m.get("content"));
-                (id.to_owned(), ToolResult::ok(output))
-            })
-            .collect()
-    }
-
-    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Value> {
-        results
-            .iter()
-            .map(|(id, result)| {
-                json!({"role": "tool", "tool_call_id": id, "content": result.output})
-            })
-            .collect()
     }
 }
 
@@ -188,6 +213,15 @@ pub(super) fn call_id(v: Option<&Value>, index: usize) -> String {
     }
 }
 
+/// The id of a call given as a string (or not at all): itself, or `call_<index>` when it is
+/// missing or empty, as [`call_id`] reads it.
+pub(super) fn tool_call_id(id: Option<&str>, index: usize) -> String {
+    match id {
+        Some(s) if !s.is_empty() => s.to_owned(),
+        _ => format!("call_{index}"),
+    }
+}
+
 fn usage(raw: Option<&Value>) -> Usage {
     let prompt = count(raw.and_then(|u| u.get("prompt_tokens"))).unwrap_or(0);
     let completion = count(raw.and_then(|u| u.get("completion_tokens"))).unwrap_or(0);
@@ -213,7 +247,7 @@ fn content_text(content: Option<&Value>) -> String {
     }
 }
 
-fn tool_call((index, raw): (usize, &Value)) -> ToolCall {
+pub(super) fn tool_call((index, raw): (usize, &Value)) -> ToolCall {
     let function = raw.get("function");
     ToolCall {
         id: call_id(raw.get("id"), index),
@@ -226,14 +260,19 @@ fn tool_call((index, raw): (usize, &Value)) -> ToolCall {
     }
 }
 
+/// Arguments given as a JSON string, parsed ("" → `{}`).
+pub(super) fn arguments_text(s: &str) -> Result<Value, String> {
+    if s.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    serde_json::from_str(s).map_err(|e| format!("not valid JSON: {e}"))
+}
+
 /// JSON-string arguments parsed ("" → `{}`); an already-parsed value is kept as it is.
-fn arguments(raw: Option<&Value>) -> Result<Value, String> {
+pub(super) fn arguments(raw: Option<&Value>) -> Result<Value, String> {
     match raw {
         None | Some(Value::Null) => Ok(Value::Object(Map::new())),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(Value::Object(Map::new())),
-        Some(Value::String(s)) => {
-            serde_json::from_str(s).map_err(|e| format!("not valid JSON: {e}"))
-        }
+        Some(Value::String(s)) => arguments_text(s),
         Some(other) => Ok(other.clone()),
     }
 }

@@ -1,0 +1,219 @@
+//! One transcript entry, kept as the JSON text every request body copies, with its value
+//! parsed only when something reads it (a hook, a resume, a Rust caller). A provider's reply
+//! goes into the transcript as its canonical text ([`json_scan`](super::json_scan)), a prompt or
+//! a tool result is written as text directly, and a turn's request body is the texts joined:
+//! the common run never builds a `serde_json::Value` for its transcript.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use std::cell::OnceCell;
+use std::fmt;
+use std::rc::Rc;
+
+use super::json_scan::Reader;
+use super::json_text;
+
+/// A transcript message: its JSON text (exactly `serde_json`'s text of its value) and, once
+/// read, its value.
+///
+/// ```
+/// # use toolnexus::core::message::Message;
+/// # use serde_json::json;
+/// let m = Message::from_value(json!({"role": "user", "content": "hi"}));
+/// assert_eq!(m.text(), r#"{"role":"user","content":"hi"}"#);
+/// let same = Message::parse(r#"{ "role": "user", "content": "h\u0069" }"#).unwrap();
+/// assert_eq!(same, m);
+/// assert_eq!(same["content"], "hi");
+/// ```
+#[derive(Clone)]
+pub struct Message {
+    text: Rc<str>,
+    value: OnceCell<Value>,
+}
+
+impl Message {
+    /// A message holding `value`.
+    pub fn from_value(value: Value) -> Message {
+        Message {
+            text: json_text::to_text(&value).into(),
+            value: OnceCell::from(value),
+        }
+    }
+
+    /// A message from any JSON text (read without a `Value` when [`json_scan`] takes it).
+    ///
+    /// [`json_scan`]: super::json_scan
+    pub fn parse(text: &str) -> Result<Message, serde_json::Error> {
+        let mut reader = Reader::new(text);
+        let mut out = Vec::with_capacity(text.len());
+        if reader.canonical(&mut out).is_some() && reader.finish().is_some() {
+            if let Ok(text) = String::from_utf8(out) {
+                return Ok(Message::from_canonical(text));
+            }
+        }
+        serde_json::from_str(text).map(Message::from_value)
+    }
+
+    /// A message from text already in canonical form (what [`json_scan::Reader::canonical`]
+    /// or [`json_text`] wrote): it is not checked.
+    ///
+    /// [`json_scan::Reader::canonical`]: super::json_scan::Reader::canonical
+    pub(crate) fn from_canonical(text: String) -> Message {
+        Message {
+            text: text.into(),
+            value: OnceCell::new(),
+        }
+    }
+
+    /// An object of string fields, in order, written straight as text (what `json!` of the
+    /// same pairs would write).
+    ///
+    /// ```
+    /// # use toolnexus::core::message::Message;
+    /// # use serde_json::json;
+    /// let m = Message::strings(&[("role", "user"), ("content", "say \"hi\"")]);
+    /// assert_eq!(m, Message::from_value(json!({"role": "user", "content": "say \"hi\""})));
+    /// ```
+    pub fn strings(fields: &[(&str, &str)]) -> Message {
+        let size: usize = fields.iter().map(|(k, v)| k.len() + v.len() + 6).sum();
+        let mut out = Vec::with_capacity(size + 2);
+        out.push(b'{');
+        for (i, (key, value)) in fields.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json_text::write_str(&mut out, key);
+            out.push(b':');
+            json_text::write_str(&mut out, value);
+        }
+        out.push(b'}');
+        Message::from_canonical(String::from_utf8(out).unwrap_or_default())
+    }
+
+    /// The message's JSON text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The message's value, parsed on first read.
+    pub fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| serde_json::from_str(&self.text).unwrap_or(Value::Null))
+    }
+
+    /// The message's value, taken.
+    pub fn into_value(self) -> Value {
+        match self.value.into_inner() {
+            Some(value) => value,
+            None => serde_json::from_str(&self.text).unwrap_or(Value::Null),
+        }
+    }
+
+    /// The message's `role`, when it has a string one.
+    pub fn role(&self) -> Option<&str> {
+        self.value().get("role").and_then(Value::as_str)
+    }
+}
+
+/// Values of many messages, for a hook or a store that takes them as data.
+///
+/// ```
+/// # use toolnexus::core::message::{values, Message};
+/// # use serde_json::json;
+/// assert_eq!(values(&[Message::from_value(json!(1))]), vec![json!(1)]);
+/// ```
+pub fn values(messages: &[Message]) -> Vec<Value> {
+    messages.iter().map(|m| m.value().clone()).collect()
+}
+
+/// Messages holding `values`.
+///
+/// ```
+/// # use toolnexus::core::message::{from_values, Message};
+/// # use serde_json::json;
+/// assert_eq!(from_values(vec![json!(1)])[0].text(), "1");
+/// ```
+pub fn from_values(values: Vec<Value>) -> Vec<Message> {
+    values.into_iter().map(Message::from_value).collect()
+}
+
+/// Appends the messages' texts to `out`, comma-separated, without brackets.
+pub fn write_joined(out: &mut Vec<u8>, messages: &[Message]) {
+    for (i, message) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(message.text.as_bytes());
+    }
+}
+
+/// The JSON text of the messages as an array.
+///
+/// ```
+/// # use toolnexus::core::message::{items_text, Message};
+/// # use serde_json::json;
+/// assert_eq!(items_text(&[Message::from_value(json!(1)), Message::from_value(json!("a"))]), r#"[1,"a"]"#);
+/// ```
+pub fn items_text(messages: &[Message]) -> String {
+    let mut out = Vec::with_capacity(messages.iter().map(|m| m.text.len() + 1).sum::<usize>() + 2);
+    out.push(b'[');
+    write_joined(&mut out, messages);
+    out.push(b']');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl PartialEq for Message {
+    fn eq(&self, other: &Message) -> bool {
+        self.text == other.text
+    }
+}
+
+impl PartialEq<Value> for Message {
+    fn eq(&self, other: &Value) -> bool {
+        self.value() == other
+    }
+}
+
+impl PartialEq<Message> for Value {
+    fn eq(&self, other: &Message) -> bool {
+        self == other.value()
+    }
+}
+
+impl fmt::Debug for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// The message's JSON text.
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<Value> for Message {
+    fn from(value: Value) -> Message {
+        Message::from_value(value)
+    }
+}
+
+impl<I: serde_json::value::Index> std::ops::Index<I> for Message {
+    type Output = Value;
+    fn index(&self, index: I) -> &Value {
+        &self.value()[index]
+    }
+}
+
+impl Serialize for Message {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Message, D::Error> {
+        Value::deserialize(deserializer).map(Message::from_value)
+    }
+}

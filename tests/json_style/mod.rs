@@ -1,0 +1,95 @@
+//! Writing a JSON value the way any producer might: whitespace between tokens and each
+//! character escaped or not (`mod json_style;` in the tests of the text readers).
+#![allow(dead_code, clippy::unwrap_used, clippy::indexing_slicing)]
+
+use proptest::prelude::*;
+use serde_json::Value;
+use std::fmt::Write;
+
+/// How to write a value: whitespace between tokens, and which characters to escape.
+#[derive(Debug, Clone)]
+pub struct Style {
+    pub spaces: Vec<&'static str>,
+    pub escape: Vec<bool>,
+}
+
+pub fn style() -> impl Strategy<Value = Style> {
+    (
+        proptest::collection::vec(
+            prop_oneof![Just(""), Just(" "), Just("\n  "), Just("\t\r\n")],
+            1..7,
+        ),
+        proptest::collection::vec(any::<bool>(), 1..7),
+    )
+        .prop_map(|(spaces, escape)| Style { spaces, escape })
+}
+
+/// `value` as JSON text in `style`; `n` picks the next whitespace and escaping choice.
+pub fn write(value: &Value, style: &Style, n: &mut usize, out: &mut String) {
+    let space = |out: &mut String, n: &mut usize| {
+        *n += 1;
+        out.push_str(style.spaces[*n % style.spaces.len()]);
+    };
+    space(out, n);
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(item, style, n, out);
+            }
+            space(out, n);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                space(out, n);
+                write_string(key, style, n, out);
+                space(out, n);
+                out.push(':');
+                write(item, style, n, out);
+            }
+            space(out, n);
+            out.push('}');
+        }
+        Value::String(s) => write_string(s, style, n, out),
+        other => out.push_str(&other.to_string()),
+    }
+    space(out, n);
+}
+
+/// A JSON string, each character escaped (`\uXXXX`, surrogate pairs beyond the BMP, or a short
+/// escape) or not as the style says; quotes, backslashes and controls are always escaped.
+pub fn write_string(s: &str, style: &Style, n: &mut usize, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        *n += 1;
+        let escape = style.escape[*n % style.escape.len()];
+        match c {
+            '"' if !escape => out.push_str("\\\""),
+            '\\' if !escape => out.push_str("\\\\"),
+            '/' if escape => out.push_str("\\/"),
+            '\n' if escape => out.push_str("\\n"),
+            c if escape || (c as u32) < 0x20 => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(out, "\\u{unit:04X}").unwrap();
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+pub fn written(value: &Value, style: &Style) -> String {
+    let mut out = String::new();
+    write(value, style, &mut 0, &mut out);
+    out
+}
