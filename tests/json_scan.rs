@@ -22,6 +22,26 @@ fn canonical(text: &str) -> Option<String> {
     Some(String::from_utf8(out).unwrap())
 }
 
+/// Whether the reader skips `text` as one whole value.
+fn skipped(text: &str) -> bool {
+    let mut reader = Reader::new(text);
+    reader.skip().is_some() && reader.finish().is_some()
+}
+
+/// Values with fractions and exponents too, which a skip takes.
+fn any_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        value(),
+        (-1e12f64..1e12).prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        Just(serde_json::json!(1e-300)),
+        Just(serde_json::json!(-0.0)),
+    ];
+    leaf.prop_recursive(3, 30, 5, |inner| {
+        proptest::collection::vec(inner, 0..5).prop_map(Value::Array)
+    })
+}
+
 /// Strings with what escaping must get right: quotes, backslashes, controls, non-ASCII,
 /// characters beyond the BMP.
 fn string() -> impl Strategy<Value = String> {
@@ -101,6 +121,59 @@ proptest! {
             (Some(copy), Err(e)) => prop_assert!(false, "took {text:?} as {copy}, serde_json: {e}"),
             (None, _) => {}
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A skip takes every value serde_json reads that has no huge number, however written.
+    #[test]
+    fn skips_any_value_serde_json_reads(value in any_value(), style in style()) {
+        let text = written(&value, &style);
+        prop_assert!(skipped(&text), "text: {}", text);
+    }
+
+    /// Cut or changed anywhere, a text serde_json refuses is never skipped.
+    #[test]
+    fn never_skips_what_serde_json_refuses(
+        value in any_value(),
+        style in style(),
+        at in any::<prop::sample::Index>(),
+        byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b'.'), Just(b'e'), Just(b'-'), Just(b'0'), any::<u8>()],
+    ) {
+        let mut bytes = written(&value, &style).into_bytes();
+        let i = at.index(bytes.len().max(1)).min(bytes.len());
+        if i < bytes.len() {
+            bytes[i] = byte;
+        } else {
+            bytes.truncate(i / 2);
+        }
+        let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
+        if skipped(&text) {
+            prop_assert!(serde_json::from_str::<Value>(&text).is_ok(), "skipped {:?}", text);
+        }
+    }
+}
+
+#[test]
+fn skips_numbers_serde_json_reads_and_not_those_it_refuses() {
+    for text in [
+        "0",
+        "-0",
+        "1.5",
+        "-2.5e-3",
+        "1E+2",
+        "123456789012345678901234567890",
+        "1e298",
+        r#"{"a":1,"a":2}"#,
+    ] {
+        assert!(skipped(text), "{text}");
+    }
+    for text in [
+        "01", "1.", ".5", "1e", "1e+", "-", "1e400", "1e300", "+1", "0x1", "1.5.5",
+    ] {
+        assert!(!skipped(text), "{text}");
     }
 }
 

@@ -82,6 +82,11 @@ impl<'a> Reader<'a> {
 
     /// Reads an object, calling `field` with each key; `field` must read the key's value.
     pub fn object(&mut self, mut field: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
+        self.object_with(&mut field)
+    }
+
+    /// [`object`](Self::object) behind one `dyn` (one copy of the loop in the binary).
+    fn object_with(&mut self, field: &mut dyn FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
         self.expect(b'{')?;
         self.enter()?;
         if self.peek()? == b'}' {
@@ -104,6 +109,10 @@ impl<'a> Reader<'a> {
 
     /// Reads an array, calling `item` with each index; `item` must read the element.
     pub fn array(&mut self, mut item: impl FnMut(&mut Self, usize) -> Option<()>) -> Option<()> {
+        self.array_with(&mut item)
+    }
+
+    fn array_with(&mut self, item: &mut dyn FnMut(&mut Self, usize) -> Option<()>) -> Option<()> {
         self.expect(b'[')?;
         self.enter()?;
         if self.peek()? == b']' {
@@ -176,17 +185,10 @@ impl<'a> Reader<'a> {
         self.expect(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.pos;
-        let mut i = start;
-        loop {
-            match *bytes.get(i)? {
-                b'"' => {
-                    self.pos = i + 1;
-                    return self.text.get(start..i).map(Cow::Borrowed);
-                }
-                b'\\' => break,
-                0x00..=0x1f => return None,
-                _ => i += 1,
-            }
+        let mut i = start + json_text::plain_len(bytes.get(start..)?);
+        if *bytes.get(i)? == b'"' {
+            self.pos = i + 1;
+            return self.text.get(start..i).map(Cow::Borrowed);
         }
         let mut out = String::with_capacity(i - start + 16);
         out.push_str(self.text.get(start..i)?);
@@ -203,12 +205,7 @@ impl<'a> Reader<'a> {
                 }
                 0x00..=0x1f => return None,
                 _ => {
-                    // Copy the run up to the next quote, backslash or control byte.
-                    let run = bytes
-                        .get(i..)?
-                        .iter()
-                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-                        .map_or(bytes.len(), |n| i + n);
+                    let run = i + json_text::plain_len(bytes.get(i..)?);
                     out.push_str(self.text.get(i..run)?);
                     i = run;
                 }
@@ -216,10 +213,82 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a value and forgets it (it must still be JSON the reader takes).
+    /// Reads a string without keeping it.
+    fn skip_string(&mut self) -> Option<()> {
+        self.expect(b'"')?;
+        let bytes = self.text.as_bytes();
+        let mut i = self.pos;
+        loop {
+            i += json_text::plain_len(bytes.get(i..)?);
+            match *bytes.get(i)? {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Some(());
+                }
+                b'\\' => i += 1 + unescape(bytes.get(i + 1..)?)?.1,
+                _ => return None,
+            }
+        }
+    }
+
+    /// Reads any number JSON allows whose value is surely finite (serde_json refuses one that
+    /// overflows): its digits before the point plus its exponent stay under 300.
+    fn skip_number(&mut self) -> Option<()> {
+        self.peek()?;
+        let bytes = self.text.as_bytes();
+        let digits_from = |at: usize| {
+            let n = bytes
+                .get(at..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            (n, at + n)
+        };
+        let mut at = self.pos + usize::from(bytes.get(self.pos) == Some(&b'-'));
+        let (whole, mut end) = digits_from(at);
+        if whole == 0 || (whole > 1 && bytes.get(at) == Some(&b'0')) {
+            return None;
+        }
+        if bytes.get(end) == Some(&b'.') {
+            let (fraction, after) = digits_from(end + 1);
+            if fraction == 0 {
+                return None;
+            }
+            end = after;
+        }
+        let mut exponent: i64 = 0;
+        if matches!(bytes.get(end), Some(b'e' | b'E')) {
+            at = end + 1;
+            let negative = bytes.get(at) == Some(&b'-');
+            at += usize::from(matches!(bytes.get(at), Some(b'+' | b'-')));
+            let (n, after) = digits_from(at);
+            if n == 0 || n > 6 {
+                return None;
+            }
+            let value: i64 = self.text.get(at..after)?.parse().ok()?;
+            exponent = if negative { -value } else { value };
+            end = after;
+        }
+        if whole as i64 + exponent >= 300 {
+            return None;
+        }
+        self.pos = end;
+        Some(())
+    }
+
+    /// Reads a value and forgets it. Unlike a copy, it may hold fractions, exponents and
+    /// repeated keys (what serde_json reads, but for a number that overflows).
     pub fn skip(&mut self) -> Option<()> {
-        let mut scratch = Vec::new();
-        self.canonical(&mut scratch)
+        match self.peek()? {
+            b'{' => self.object(|r, _| r.skip()),
+            b'[' => self.array(|r, _| r.skip()),
+            b'"' => self.skip_string(),
+            b't' => self.literal("true"),
+            b'f' => self.literal("false"),
+            b'n' => self.literal("null"),
+            _ => self.skip_number(),
+        }
     }
 
     /// Reads a value, appending its canonical text to `out`.
@@ -238,8 +307,15 @@ impl<'a> Reader<'a> {
                 Some(())
             }
             b'"' => {
-                let s = self.string()?;
-                json_text::write_str(out, &s);
+                match self.string()? {
+                    // No quote, backslash or control byte: the text is its own JSON.
+                    Cow::Borrowed(plain) => {
+                        out.push(b'"');
+                        out.extend_from_slice(plain.as_bytes());
+                        out.push(b'"');
+                    }
+                    Cow::Owned(decoded) => json_text::write_str(out, &decoded),
+                }
                 Some(())
             }
             b't' => self

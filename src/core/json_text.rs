@@ -89,7 +89,11 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
+    loop {
+        let rest = bytes.get(start..).unwrap_or_default();
+        let plain = plain_len(rest);
+        out.extend_from_slice(rest.get(..plain).unwrap_or_default());
+        let Some(&byte) = rest.get(plain) else { break };
         let short: &[u8] = match byte {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -98,20 +102,50 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
             b'\n' => b"\\n",
             0x0c => b"\\f",
             b'\r' => b"\\r",
-            0x00..=0x1f => b"",
-            _ => continue,
+            _ => b"",
         };
-        out.extend_from_slice(bytes.get(start..i).unwrap_or_default());
         if short.is_empty() {
             let hex = |nibble: u8| HEX.get(usize::from(nibble)).copied().unwrap_or(b'0');
             out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hex(byte >> 4), hex(byte & 0xf)]);
         } else {
             out.extend_from_slice(short);
         }
-        start = i + 1;
+        start += plain + 1;
     }
-    out.extend_from_slice(bytes.get(start..).unwrap_or_default());
     out.push(b'"');
+}
+
+/// How many bytes from the start of `bytes` a JSON string holds as they are: up to the first
+/// `"`, `\` or control byte (or all of them). Eight bytes at a time, then one by one.
+///
+/// ```
+/// # use toolnexus::core::json_text::plain_len;
+/// assert_eq!(plain_len(b"plain text, no stops"), 20);
+/// assert_eq!(plain_len(b"0123456789 \"quoted\""), 11);
+/// assert_eq!(plain_len(b"tab\there"), 3);
+/// ```
+pub fn plain_len(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte of `v` is zero (or, for `below`, under 0x20) iff its high bit is set here.
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let Ok(eight) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let x = u64::from_le_bytes(eight);
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        if below | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\'))) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    let rest = bytes.get(i..).unwrap_or_default();
+    i + rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .unwrap_or(rest.len())
 }
 
 /// The buffer as text: it only ever holds whole UTF-8 strings and ASCII.
