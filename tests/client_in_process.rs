@@ -65,6 +65,7 @@ fn client(generate: &Rc<Scripted>, hooks: Rc<dyn Hooks>) -> Client {
         wait_for: None,
         clock: Rc::new(FixedClock(0.0)),
         telemetry: Rc::default(),
+        requests: Default::default(),
     }
 }
 

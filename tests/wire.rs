@@ -23,7 +23,7 @@ fn body(d: &dyn Dialect, system: &str, with_tools: bool, stream: bool) -> String
     let tools = d.tools(if with_tools { &both } else { &[] });
     let msgs = d.start(system, Vec::new(), "hi \"there\"\n");
     body_json(
-        &d.body("m-1", system, &msgs, &tools, stream),
+        &d.body("m-1", system, &tools, stream),
         "",
         &msgs,
         &ToolList::new(tools.clone()),
@@ -56,7 +56,7 @@ fn openai_bodies_are_byte_exact() {
     let bare = format!(r#"{{"model":"m-1","messages":[{USER}],{stream}}}"#);
     assert_eq!(body(&OpenAi, "", false, true), bare);
     // Not an array: treated as no tools.
-    let b = OpenAi.body("m", "", &[], &json!({"x": 1}), false);
+    let b = OpenAi.body("m", "", &json!({"x": 1}), false);
     assert_eq!(
         body_json(&b, "", &[], &ToolList::new(json!({"x": 1}))),
         r#"{"model":"m","messages":[]}"#
@@ -93,7 +93,7 @@ fn bodies_escape_like_json_stringify() {
         json!({"role": "user", "content": "é \"q\" \u{1}\n\t/ \u{2028} \u{7f}"}),
     )];
     let b = body_json(
-        &Anthropic.body("m", "", &msgs, &json!([]), false),
+        &Anthropic.body("m", "", &json!([]), false),
         "",
         &msgs,
         &ToolList::new(json!([])),

@@ -17,6 +17,9 @@ rm -rf "$src" && mkdir -p "$src"
 paths=(src Cargo.toml Cargo.lock pkg)
 if git cat-file -e "$rev:benches" 2>/dev/null; then paths+=(benches); fi # Cargo.toml names them
 git archive "$rev" "${paths[@]}" | tar -x -C "$src"
+# git archive dates files at their commit; a build of a later commit made sooner after a build
+# of another one would look up to date to cargo. Now-dated files always rebuild.
+find "$src" -type f -exec touch {} +
 (cd "$src" && CARGO_TARGET_DIR="$PWD/../cargo" CARGO_PROFILE_RELEASE_OPT_LEVEL="$level" \
   cargo build --quiet --release --target wasm32-unknown-unknown --lib ${FEATURES:+--features "$FEATURES"})
 out=$work/$name

@@ -113,6 +113,7 @@ impl Scenario {
             wait_for: None,
             clock: Rc::new(Frozen),
             telemetry: Rc::default(),
+            requests: Default::default(),
         };
         Ok(Scenario { client, toolkit })
     }

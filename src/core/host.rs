@@ -2,6 +2,7 @@
 //! `setTimeout`, `AbortSignal` and `crypto`; host tests implement them with fakes.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -101,11 +102,11 @@ impl std::fmt::Debug for HostText {
 #[derive(Clone)]
 pub struct HttpRequest {
     /// `GET`, `POST`, `DELETE`, …
-    pub method: String,
-    /// The full URL.
-    pub url: String,
-    /// Request headers, in order (later ones win on the same name).
-    pub headers: Vec<(String, String)>,
+    pub method: Cow<'static, str>,
+    /// The full URL (shared: a client sends every model call to the same one).
+    pub url: Rc<str>,
+    /// Request headers, in order (later ones win on the same name); shared, as the URL.
+    pub headers: Rc<[(String, String)]>,
     /// The body; `None` for requests that have none (a `GET` must not).
     pub body: Option<String>,
     /// Host text that goes at the body's [`HostText::MARK`]; only ever set for an `Http` that
@@ -121,7 +122,7 @@ impl HttpRequest {
     ///
     /// ```
     /// # use toolnexus::core::host::{HostText, HttpRequest};
-    /// let request = HttpRequest { method: "POST".into(), url: "u".into(), headers: vec![],
+    /// let request = HttpRequest { method: "POST".into(), url: "u".into(), headers: vec![].into(),
     ///     body: Some("[\u{0},3]".into()), splice: Some(HostText::new(String::from("1,2"))), signal: None };
     /// assert_eq!(request.spliced_body().as_deref(), Some("[1,2,3]"));
     /// ```

@@ -79,7 +79,7 @@ pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
 /// struct Echo;
 /// impl Http for Echo {
 ///     fn send(&self, r: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
-///         let body = r.url.clone();
+///         let body = r.url.to_string();
 ///         Box::pin(async move { Ok(HttpResponse { status: 200, retry_after: None, body }) })
 ///     }
 /// }
@@ -212,9 +212,9 @@ fn build_request(options: &HttpToolOptions, args: Value, env: &EnvLookup) -> Htt
         body = Some(text);
     }
     HttpRequest {
-        method: options.method.clone(),
-        url,
-        headers,
+        method: options.method.clone().into(),
+        url: url.into(),
+        headers: headers.into(),
         body,
         splice: None,
         signal: None,

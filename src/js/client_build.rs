@@ -64,6 +64,7 @@ fn build(
         wait_for,
         clock: Rc::new(JsClock),
         telemetry: Rc::new(Telemetry::with_sink(on_metric)),
+        requests: Default::default(),
     };
     Ok(ClientHandle { core, store })
 }

@@ -466,6 +466,7 @@ impl Rig {
             wait_for: self.wait_for.clone(),
             clock: self.clock.clone(),
             telemetry: self.telemetry.clone(),
+            requests: Default::default(),
         }
     }
 

@@ -116,8 +116,8 @@ impl Http for ScriptedHttp {
         request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let sent = Sent {
-            url: request.url.clone(),
-            headers: request.headers.clone(),
+            url: request.url.to_string(),
+            headers: request.headers.to_vec(),
             body: serde_json::from_str(request.spliced_body().as_deref().unwrap_or(""))
                 .unwrap_or(Value::Null),
             text: request.spliced_body().unwrap_or_default(),

@@ -183,8 +183,8 @@ impl StreamHttp {
 
     fn record(&self, request: &HttpRequest) -> Option<Result<Streamed, HttpError>> {
         self.sent.borrow_mut().push(Sent {
-            url: request.url.clone(),
-            headers: request.headers.clone(),
+            url: request.url.to_string(),
+            headers: request.headers.to_vec(),
             body: serde_json::from_str(request.body.as_deref().unwrap_or(""))
                 .unwrap_or(Value::Null),
             text: request.body.clone().unwrap_or_default(),

@@ -23,7 +23,7 @@ impl Http for Recording {
         &self,
         request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
-        self.methods.borrow_mut().push(request.method.clone());
+        self.methods.borrow_mut().push(request.method.to_string());
         self.inner.send(request)
     }
 }

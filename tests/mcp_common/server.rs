@@ -242,8 +242,8 @@ impl FakeMcp {
             serde_json::from_str(b).unwrap_or(Value::Null)
         });
         self.seen.borrow_mut().push(Seen {
-            method: request.method.clone(),
-            headers: request.headers.clone(),
+            method: request.method.to_string(),
+            headers: request.headers.to_vec(),
             body: body.clone(),
         });
         if request.method == "DELETE" {

@@ -43,8 +43,8 @@ pub fn tool(http: Rc<dyn Http>, clock: Rc<dyn Clock>) -> Builtin {
             let seconds = args::number(&args, "timeout").unwrap_or(DEFAULT_TIMEOUT_S);
             let request = HttpRequest {
                 method: "GET".into(),
-                url,
-                headers: Vec::new(),
+                url: url.into(),
+                headers: Rc::from([]),
                 body: None,
                 splice: None,
                 signal: ctx.signal.clone(),

@@ -4,12 +4,13 @@
 //! read whole or as a stream, and an `llm` metric event for it.
 
 use futures_util::future::{select, Either};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::config::ClientConfig;
 use super::error::{redact, truncate, url_path, RunError};
 use super::hooks::{ErrorInfo, Hooks};
+use super::request_cache::RequestCache;
 use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use crate::core::host::{
     Clock, HostText, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
@@ -17,7 +18,7 @@ use crate::core::host::{
 use crate::core::message::Message;
 use crate::core::metrics::MetricEvent;
 use crate::core::wire::sse::SseDecoder;
-use crate::core::wire::{body_json, body_value, Dialect, Reply, ToolList, WireError};
+use crate::core::wire::{body_value, BodyTemplate, Dialect, Reply, ToolList, WireError};
 
 /// Statuses the default policy retries.
 const RETRYABLE: [u16; 5] = [429, 500, 502, 503, 504];
@@ -49,6 +50,8 @@ pub struct Llm {
     pub clock: Rc<dyn Clock>,
     /// Metric events.
     pub telemetry: Rc<Telemetry>,
+    /// The client's URL, headers and body template.
+    pub requests: Rc<RequestCache>,
 }
 
 /// One call's circumstances.
@@ -88,16 +91,16 @@ impl Llm {
         &self,
         prefix: &str,
         messages: &[Message],
-        tools: &ToolList,
+        tools: &Rc<ToolList>,
         system: &str,
         ctx: CallContext,
     ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
-        let url = self.dialect.endpoint(&self.config.base_url);
+        let (url, headers) = self.requests.envelope(&self.config, self.dialect.as_ref());
         let body = self.body_text(prefix, messages, tools, system, ctx.events.is_some())?;
         let request = HttpRequest {
             method: "POST".into(),
             url,
-            headers: self.headers(),
+            headers,
             body: Some(body),
             splice: ctx.splice.clone(),
             signal: ctx.signal.clone(),
@@ -310,24 +313,17 @@ impl Llm {
         &self,
         prefix: &str,
         messages: &[Message],
-        tools: &ToolList,
+        tools: &Rc<ToolList>,
         system: &str,
         stream: bool,
     ) -> Result<String, RunError> {
-        let config = &self.config;
-        let mut body = self
-            .dialect
-            .body(&config.model, system, messages, &tools.value, stream);
-        let allowed = config
-            .request_params
-            .iter()
-            .filter(|(key, _)| !matches!(key.as_str(), "messages" | "tools" | "stream"));
-        for (key, value) in allowed {
-            body.insert(key.clone(), value.clone());
-        }
         if !self.hooks.has_body_transform() {
-            return Ok(body_json(&body, prefix, messages, tools));
+            let template = self.requests.body(system, tools, stream, || {
+                BodyTemplate::new(&self.body(system, tools, stream))
+            });
+            return Ok(template.fill(prefix, messages, tools));
         }
+        let body = self.body(system, tools, stream);
         let body = self
             .hooks
             .body_transform(body_value(body, prefix, messages, &tools.value))
@@ -338,16 +334,21 @@ impl Llm {
         Ok(body.to_string())
     }
 
-    /// The dialect's headers, then the configured ones; a later header replaces an earlier
-    /// one of the same name (case-insensitively).
-    fn headers(&self) -> Vec<(String, String)> {
-        let mut headers: Vec<(String, String)> = Vec::new();
-        let own = self.dialect.auth_headers(self.config.api_key.as_deref());
-        for (name, value) in own.into_iter().chain(self.config.headers.iter().cloned()) {
-            headers.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
-            headers.push((name, value));
+    /// The dialect's body with the configured request parameters (not `messages`, `tools`
+    /// or `stream`) put in.
+    fn body(&self, system: &str, tools: &ToolList, stream: bool) -> Map<String, Value> {
+        let config = &self.config;
+        let mut body = self
+            .dialect
+            .body(&config.model, system, &tools.value, stream);
+        let allowed = config
+            .request_params
+            .iter()
+            .filter(|(key, _)| !matches!(key.as_str(), "messages" | "tools" | "stream"));
+        for (key, value) in allowed {
+            body.insert(key.clone(), value.clone());
         }
-        headers
+        body
     }
 }
 

@@ -7,6 +7,7 @@ pub mod error;
 pub mod hooks;
 pub mod in_process;
 pub mod relay;
+pub mod request_cache;
 pub mod result;
 pub mod resume;
 pub mod run;

@@ -10,6 +10,7 @@ use super::call::{CallContext, Llm};
 use super::config::ClientConfig;
 use super::error::RunError;
 use super::hooks::{Hooks, WaitFor};
+use super::request_cache::RequestCache;
 use super::result::{RunResult, Status, ToolCallRecord};
 use super::store::Store;
 use super::telemetry::{RunEvents, StreamEvent, Telemetry};
@@ -39,6 +40,8 @@ pub struct Client {
     pub clock: Rc<dyn Clock>,
     /// Metric events and the Prometheus registry.
     pub telemetry: Rc<Telemetry>,
+    /// What every model request of the client shares (`Default::default()` to start).
+    pub requests: Rc<RequestCache>,
 }
 
 /// One run's input.
@@ -266,6 +269,7 @@ impl Client {
             hooks: self.hooks.clone(),
             clock: self.clock.clone(),
             telemetry: self.telemetry.clone(),
+            requests: self.requests.clone(),
         };
         match resume {
             None if !progress.prefix.is_empty() => {

@@ -107,9 +107,9 @@ impl Poster {
             headers.push(("mcp-protocol-version".into(), version.clone()));
         }
         HttpRequest {
-            method: method.into(),
-            url: self.url.clone(),
-            headers,
+            method: method.to_owned().into(),
+            url: self.url.clone().into(),
+            headers: headers.into(),
             body,
             splice: None,
             signal,

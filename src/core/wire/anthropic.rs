@@ -69,14 +69,7 @@ impl Dialect for Anthropic {
 
     /// `{model, max_tokens: 4096, system, messages, tools?, stream?}`; `system` is always
     /// present, even when empty.
-    fn body(
-        &self,
-        model: &str,
-        system: &str,
-        _messages: &[Message],
-        tools: &Value,
-        stream: bool,
-    ) -> Map<String, Value> {
+    fn body(&self, model: &str, system: &str, tools: &Value, stream: bool) -> Map<String, Value> {
         let mut body = Map::new();
         body.insert("model".into(), json!(model));
         body.insert("max_tokens".into(), json!(MAX_TOKENS));

@@ -2,6 +2,7 @@
 //! The loop speaks only [`Dialect`]; it never looks inside a provider's JSON itself.
 
 pub mod anthropic;
+mod body_template;
 pub mod openai;
 pub mod openai_read;
 pub mod sse;
@@ -10,10 +11,10 @@ pub mod stream;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::json_text;
-use super::message::{self, Message};
+use super::message::Message;
 use super::spec::ToolSpec;
 use super::types::ToolResult;
+pub use body_template::BodyTemplate;
 
 /// Token usage, summed over a run's model calls.
 ///
@@ -102,14 +103,10 @@ pub trait Dialect {
     /// The request body, keys in the reference order; an empty tool list omits `tools`. The
     /// `messages` and `tools` entries are `null` placeholders: the caller serializes its own
     /// transcript and tool list in their place (see [`body_json`]), so a turn copies neither.
-    fn body(
-        &self,
-        model: &str,
-        system: &str,
-        messages: &[Message],
-        tools: &Value,
-        stream: bool,
-    ) -> Map<String, Value>;
+    /// A client reuses the body it made for the same system prompt, tool list and `stream`
+    /// ([`RequestCache`](crate::core::client::request_cache::RequestCache)): it must depend on
+    /// nothing else.
+    fn body(&self, model: &str, system: &str, tools: &Value, stream: bool) -> Map<String, Value>;
     /// Reads a non-streaming response body.
     fn parse(&self, text: &str) -> Result<Reply, WireError>;
     /// The transcript entries that carry a turn's tool results, in call order.
@@ -152,6 +149,7 @@ impl ToolList {
 
 /// The JSON text of `body` with its `messages` and `tools` placeholders filled; `prefix` is the
 /// JSON text of messages that come first (an array's items without the brackets, or empty).
+/// [`BodyTemplate`] does the same for many bodies of one shape.
 ///
 /// ```
 /// # use toolnexus::core::wire::{body_json, openai::OpenAi, Dialect, ToolList};
@@ -159,7 +157,7 @@ impl ToolList {
 /// # use serde_json::json;
 /// let messages = [Message::from_value(json!({"role": "user", "content": "hi"}))];
 /// let tools = ToolList::new(json!([]));
-/// let body = OpenAi.body("m", "", &messages, &tools.value, false);
+/// let body = OpenAi.body("m", "", &tools.value, false);
 /// assert_eq!(body_json(&body, "", &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
 /// assert_eq!(body_json(&body, "1,2", &messages, &tools), r#"{"model":"m","messages":[1,2,{"role":"user","content":"hi"}]}"#);
 /// assert_eq!(body_json(&body, "1,2", &[], &tools), r#"{"model":"m","messages":[1,2]}"#);
@@ -170,37 +168,7 @@ pub fn body_json(
     messages: &[Message],
     tools: &ToolList,
 ) -> String {
-    let texts: usize = messages.iter().map(|m| m.text().len() + 1).sum();
-    let mut out = Vec::with_capacity(tools.text.len() + prefix.len() + texts + 128);
-    out.push(b'{');
-    for (i, (key, value)) in body.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        json_text::write_str(&mut out, key);
-        out.push(b':');
-        match (key.as_str(), value) {
-            ("messages", Value::Null) if prefix.is_empty() => {
-                out.push(b'[');
-                message::write_joined(&mut out, messages);
-                out.push(b']');
-            }
-            ("messages", Value::Null) => {
-                // The prefix's items, then this run's messages.
-                out.push(b'[');
-                out.extend_from_slice(prefix.as_bytes());
-                if !messages.is_empty() {
-                    out.push(b',');
-                    message::write_joined(&mut out, messages);
-                }
-                out.push(b']');
-            }
-            ("tools", Value::Null) => out.extend_from_slice(tools.text.as_bytes()),
-            _ => json_text::write_value(&mut out, value),
-        }
-    }
-    out.push(b'}');
-    String::from_utf8(out).unwrap_or_default()
+    BodyTemplate::new(body).fill(prefix, messages, tools)
 }
 
 /// `body` with its placeholders filled by copies, for a hook that rewrites the whole body.

@@ -59,14 +59,7 @@ impl Dialect for OpenAi {
 
     /// `{model, messages, tools?, tool_choice?, stream?, stream_options?}`; `system` is unused
     /// because it already sits in `messages`.
-    fn body(
-        &self,
-        model: &str,
-        _system: &str,
-        _messages: &[Message],
-        tools: &Value,
-        stream: bool,
-    ) -> Map<String, Value> {
+    fn body(&self, model: &str, _system: &str, tools: &Value, stream: bool) -> Map<String, Value> {
         let mut body = Map::new();
         body.insert("model".into(), json!(model));
         body.insert("messages".into(), Value::Null);
