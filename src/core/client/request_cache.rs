@@ -35,11 +35,7 @@ struct BodyKey {
 impl RequestCache {
     /// The endpoint URL and the headers: the dialect's, then the configured ones, a later
     /// header replacing an earlier one of the same name (case-insensitively).
-    pub fn envelope(
-        &self,
-        config: &ClientConfig,
-        dialect: &dyn Dialect,
-    ) -> Envelope {
+    pub fn envelope(&self, config: &ClientConfig, dialect: &dyn Dialect) -> Envelope {
         let (url, headers) = self.envelope.get_or_init(|| {
             let mut headers: Vec<(String, String)> = Vec::new();
             let own = dialect.auth_headers(config.api_key.as_deref());
