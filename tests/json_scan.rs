@@ -11,7 +11,7 @@ use toolnexus::core::json_scan::Reader;
 use toolnexus::core::json_text::to_text;
 
 mod json_style;
-use json_style::{style, written};
+use json_style::{broken, style, written};
 
 /// The reader's canonical copy of `text` as a whole value, or `None` when it refuses.
 fn canonical(text: &str) -> Option<String> {
@@ -105,17 +105,7 @@ proptest! {
         cut in any::<bool>(),
         byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b'}'), Just(b']'), Just(b'0'), Just(b'u'), Just(b' '), any::<u8>()],
     ) {
-        let text = written(&value, &style);
-        let mut bytes = text.into_bytes();
-        let i = at.index(bytes.len().max(1)).min(bytes.len());
-        if cut {
-            bytes.truncate(i);
-        } else if i < bytes.len() {
-            bytes[i] = byte;
-        } else {
-            bytes.push(byte);
-        }
-        let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
+        let Some(text) = broken(written(&value, &style), at, cut, byte) else { return Ok(()) };
         match (canonical(&text), serde_json::from_str::<Value>(&text)) {
             (Some(copy), Ok(parsed)) => prop_assert_eq!(copy, to_text(&parsed)),
             (Some(copy), Err(e)) => prop_assert!(false, "took {text:?} as {copy}, serde_json: {e}"),

@@ -11,7 +11,7 @@ use toolnexus::core::wire::openai_read;
 use toolnexus::core::wire::Dialect;
 
 mod json_style;
-use json_style::{style, written};
+use json_style::{broken, style, written};
 
 /// An object of the given fields, each one present or not.
 fn object(fields: Vec<(&'static str, BoxedStrategy<Value>)>) -> BoxedStrategy<Value> {
@@ -229,14 +229,7 @@ proptest! {
         cut in any::<bool>(),
         byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b'}'), Just(b'0'), Just(b'.'), any::<u8>()],
     ) {
-        let mut bytes = written(&value, &style).into_bytes();
-        let i = at.index(bytes.len().max(1)).min(bytes.len());
-        if cut {
-            bytes.truncate(i);
-        } else if i < bytes.len() {
-            bytes[i] = byte;
-        }
-        let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
+        let Some(text) = broken(written(&value, &style), at, cut, byte) else { return Ok(()) };
         prop_assert_eq!(OpenAi.parse(&text), OpenAi.parse_slowly(&text), "text: {}", text);
     }
 

@@ -93,3 +93,18 @@ pub fn written(value: &Value, style: &Style) -> String {
     write(value, style, &mut 0, &mut out);
     out
 }
+
+/// `text` cut at `at` (when `cut`) or with its byte there replaced by `byte` (appended at the
+/// end); `None` when that is no longer UTF-8.
+pub fn broken(text: String, at: prop::sample::Index, cut: bool, byte: u8) -> Option<String> {
+    let mut bytes = text.into_bytes();
+    let i = at.index(bytes.len().max(1)).min(bytes.len());
+    if cut {
+        bytes.truncate(i);
+    } else if i < bytes.len() {
+        bytes[i] = byte;
+    } else {
+        bytes.push(byte);
+    }
+    String::from_utf8(bytes).ok()
+}
