@@ -25,11 +25,16 @@ pub fn run_checked(
     ctx: Context,
     clock: Option<Rc<dyn Clock>>,
 ) -> LocalBoxFuture<'static, ToolResult> {
-    let name = tool.spec().name.clone();
     let args = match check_args(&tool, args) {
         Ok(args) => args,
         Err(message) => return Box::pin(async move { ToolResult::error(message) }),
     };
+    let timer = ctx.timeout_ms.zip(clock);
+    if ctx.signal.is_none() && timer.is_none() {
+        // Nothing to race (the usual call): the tool's own future, with no name copied.
+        return tool.execute(args, ctx);
+    }
+    let name = tool.spec().name.clone();
     if let Some(signal) = ctx.signal.as_ref().filter(|s| s.is_aborted()) {
         let message = aborted_message(&name, &signal.reason());
         return Box::pin(async move { ToolResult::error(message) });
@@ -42,8 +47,7 @@ pub fn run_checked(
             ToolResult::error(aborted_message(&name, &signal.reason()))
         }));
     }
-    if let (Some(ms), Some(clock)) = (ctx.timeout_ms, clock) {
-        let name = name.clone();
+    if let Some((ms, clock)) = timer {
         racers.push(Box::pin(async move {
             clock.sleep(ms).await;
             ToolResult::error(format!(
@@ -52,11 +56,7 @@ pub fn run_checked(
             ))
         }));
     }
-    let call = tool.execute(args, ctx);
-    if racers.is_empty() {
-        return call;
-    }
-    racers.insert(0, call);
+    racers.insert(0, tool.execute(args, ctx));
     Box::pin(async move { select_all(racers).await.0 })
 }
 

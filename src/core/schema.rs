@@ -82,7 +82,14 @@ impl fmt::Display for SchemaIssue {
 /// ```
 pub fn validate(value: &Value, schema: &Value) -> Vec<SchemaIssue> {
     let mut walker = Walker::default();
-    walker.check(value, schema, At { path: "", depth: 0 });
+    walker.check(
+        value,
+        schema,
+        At {
+            path: Path::Root,
+            depth: 0,
+        },
+    );
     walker.issues
 }
 
@@ -104,11 +111,114 @@ pub fn describe(issues: &[SchemaIssue]) -> String {
     parts.join("; ")
 }
 
+/// A value's location, written out only when an issue names it: the root, a key of an object
+/// at `parent`, or an index of an array at `parent`.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    /// `address.city`, `city`, `items[2]`, or `address["a key"]` for non-identifier keys.
+    fn write(&self, out: &mut String) {
+        let plain_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        match *self {
+            Path::Root => {}
+            Path::Key(parent, key) => {
+                parent.write(out);
+                if key.is_empty() || !key.chars().all(plain_char) {
+                    out.push('[');
+                    out.push_str(&quote(key));
+                    out.push(']');
+                } else {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(key);
+                }
+            }
+            Path::Index(parent, i) => {
+                parent.write(out);
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+}
+
 /// Where a check happens: the value's path and the schema nesting depth.
 #[derive(Clone, Copy)]
 struct At<'a> {
-    path: &'a str,
+    path: Path<'a>,
     depth: usize,
+}
+
+/// The keywords of one schema object that are checked, found in one pass over its entries
+/// (a schema object has a few keys; looking each keyword up would hash it every time).
+#[derive(Default)]
+struct Keywords<'s> {
+    types: Option<&'s Value>,
+    one_of_values: Option<&'s Value>,
+    constant: Option<&'s Value>,
+    min_length: Option<&'s Value>,
+    max_length: Option<&'s Value>,
+    min_items: Option<&'s Value>,
+    max_items: Option<&'s Value>,
+    /// `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`, as in [`BOUNDS`].
+    bounds: [Option<&'s Value>; 4],
+    items: Option<&'s Value>,
+    required: Option<&'s Value>,
+    properties: Option<&'s Value>,
+    pattern_properties: bool,
+    additional: Option<&'s Value>,
+    any_of: Option<&'s Value>,
+    one_of: Option<&'s Value>,
+}
+
+impl<'s> Keywords<'s> {
+    fn of(schema: &'s Map<String, Value>) -> Self {
+        let mut kw = Keywords::default();
+        for (key, value) in schema {
+            let slot = match key.as_str() {
+                "type" => &mut kw.types,
+                "enum" => &mut kw.one_of_values,
+                "const" => &mut kw.constant,
+                "minLength" => &mut kw.min_length,
+                "maxLength" => &mut kw.max_length,
+                "minItems" => &mut kw.min_items,
+                "maxItems" => &mut kw.max_items,
+                "minimum" => &mut kw.bounds[0],
+                "exclusiveMinimum" => &mut kw.bounds[1],
+                "maximum" => &mut kw.bounds[2],
+                "exclusiveMaximum" => &mut kw.bounds[3],
+                "items" => &mut kw.items,
+                "required" => &mut kw.required,
+                "properties" => &mut kw.properties,
+                "additionalProperties" => &mut kw.additional,
+                "anyOf" => &mut kw.any_of,
+                "oneOf" => &mut kw.one_of,
+                "patternProperties" => {
+                    kw.pattern_properties = true;
+                    continue;
+                }
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        kw
+    }
+
+    /// The (min, max) keywords of a [`Size`].
+    fn size(&self, size: Size) -> (Option<&'s Value>, Option<&'s Value>) {
+        if size.0 == STRING_SIZE.0 {
+            (self.min_length, self.max_length)
+        } else {
+            (self.min_items, self.max_items)
+        }
+    }
 }
 
 /// Walks a value and its schema, collecting issues.
@@ -119,9 +229,14 @@ struct Walker {
 }
 
 impl Walker {
-    fn push(&mut self, path: &str, message: impl Into<String>) {
-        let (path, message) = (path.to_owned(), message.into());
-        self.issues.push(SchemaIssue { path, message });
+    fn push(&mut self, path: Path<'_>, message: impl Into<String>) {
+        let mut written = String::new();
+        path.write(&mut written);
+        let message = message.into();
+        self.issues.push(SchemaIssue {
+            path: written,
+            message,
+        });
     }
 
     fn check(&mut self, value: &Value, schema: &Value, at: At<'_>) {
@@ -132,30 +247,31 @@ impl Walker {
             return;
         }
         self.steps += 1;
-        if let Some(types) = declared_types(schema) {
-            if !types.iter().any(|t| type_matches(value, t)) {
-                return self.push(at.path, type_message(&types, value));
+        let kw = Keywords::of(schema);
+        if let Some(types) = kw.types.and_then(declared_types) {
+            if !types.names().iter().any(|t| type_matches(value, t)) {
+                return self.push(at.path, type_message(types.names(), value));
             }
         }
-        self.check_enum_const(value, schema, at.path);
+        self.check_enum_const(value, &kw, at.path);
         match value {
-            Value::String(s) => self.check_size(schema, at.path, s.chars().count(), STRING_SIZE),
-            Value::Number(n) => self.check_number(n, schema, at.path),
-            Value::Array(items) => self.check_array(items, schema, at),
-            Value::Object(map) => self.check_object(map, schema, at),
+            Value::String(s) => self.check_size(&kw, at.path, s.chars().count(), STRING_SIZE),
+            Value::Number(n) => self.check_number(n, &kw, at.path),
+            Value::Array(items) => self.check_array(items, &kw, at),
+            Value::Object(map) => self.check_object(map, &kw, at),
             Value::Bool(_) | Value::Null => {}
         }
-        self.check_combinators(value, schema, at);
+        self.check_combinators(value, &kw, at);
     }
 
-    fn check_enum_const(&mut self, value: &Value, schema: &Map<String, Value>, path: &str) {
-        if let Some(Value::Array(options)) = schema.get("enum") {
+    fn check_enum_const(&mut self, value: &Value, kw: &Keywords<'_>, path: Path<'_>) {
+        if let Some(Value::Array(options)) = kw.one_of_values {
             if !options.is_empty() && !options.iter().any(|o| json_eq(o, value)) {
                 let list: Vec<String> = options.iter().map(Value::to_string).collect();
                 self.push(path, format!("must be one of {}", list.join(", ")));
             }
         }
-        if let Some(expected) = schema.get("const") {
+        if let Some(expected) = kw.constant {
             if !json_eq(expected, value) {
                 self.push(path, format!("must be equal to {expected}"));
             }
@@ -163,20 +279,21 @@ impl Walker {
     }
 
     /// Length bounds: `must be at least 3 characters`, `must have at most 2 items`.
-    fn check_size(&mut self, schema: &Map<String, Value>, path: &str, len: usize, size: Size) {
-        let (min_key, max_key, verb, noun) = size;
+    fn check_size(&mut self, kw: &Keywords<'_>, path: Path<'_>, len: usize, size: Size) {
+        let (_, _, verb, noun) = size;
+        let (min, max) = kw.size(size);
         let len = u64::try_from(len).unwrap_or(u64::MAX);
-        if let Some(min) = count_keyword(schema, min_key).filter(|&min| len < min) {
+        if let Some(min) = min.and_then(count_keyword).filter(|&min| len < min) {
             self.push(path, format!("must {verb} at least {}", plural(min, noun)));
         }
-        if let Some(max) = count_keyword(schema, max_key).filter(|&max| len > max) {
+        if let Some(max) = max.and_then(count_keyword).filter(|&max| len > max) {
             self.push(path, format!("must {verb} at most {}", plural(max, noun)));
         }
     }
 
-    fn check_number(&mut self, n: &Number, schema: &Map<String, Value>, path: &str) {
-        for (keyword, op, passes) in BOUNDS {
-            let Some(Value::Number(limit)) = schema.get(keyword) else {
+    fn check_number(&mut self, n: &Number, kw: &Keywords<'_>, path: Path<'_>) {
+        for ((_, op, passes), limit) in BOUNDS.into_iter().zip(kw.bounds) {
+            let Some(Value::Number(limit)) = limit else {
                 continue;
             };
             if compare(n, limit).is_some_and(|ord| !passes(ord)) {
@@ -185,18 +302,18 @@ impl Walker {
         }
     }
 
-    fn check_array(&mut self, items: &[Value], schema: &Map<String, Value>, at: At<'_>) {
-        self.check_size(schema, at.path, items.len(), ARRAY_SIZE);
-        if let Some(item_schema) = schema.get("items").filter(|s| s.is_object()) {
+    fn check_array(&mut self, items: &[Value], kw: &Keywords<'_>, at: At<'_>) {
+        self.check_size(kw, at.path, items.len(), ARRAY_SIZE);
+        if let Some(item_schema) = kw.items.filter(|s| s.is_object()) {
             for (i, item) in items.iter().enumerate() {
-                let path = format!("{}[{i}]", at.path);
-                self.check(item, item_schema, at.child(&path));
+                let path = Path::Index(&at.path, i);
+                self.check(item, item_schema, at.child(path));
             }
         }
     }
 
-    fn check_object(&mut self, map: &Map<String, Value>, schema: &Map<String, Value>, at: At<'_>) {
-        if let Some(Value::Array(required)) = schema.get("required") {
+    fn check_object(&mut self, map: &Map<String, Value>, kw: &Keywords<'_>, at: At<'_>) {
+        if let Some(Value::Array(required)) = kw.required {
             for name in required.iter().filter_map(Value::as_str) {
                 if !map.contains_key(name) {
                     let message = format!("required property {} is missing", quote(name));
@@ -204,32 +321,33 @@ impl Walker {
                 }
             }
         }
-        let properties = schema.get("properties").and_then(Value::as_object);
+        let properties = kw.properties.and_then(Value::as_object);
         // Keys matching `patternProperties` are not "additional", but patterns
         // are not evaluated, so extra keys cannot be judged when there are any.
-        let additional = match schema.get("patternProperties") {
-            Some(_) => None,
-            None => schema.get("additionalProperties"),
+        let additional = if kw.pattern_properties {
+            None
+        } else {
+            kw.additional
         };
         for (key, child) in map {
-            let path = key_path(at.path, key);
+            let path = Path::Key(&at.path, key);
             match (properties.and_then(|p| p.get(key)), additional) {
                 (Some(sub), _) | (None, Some(sub @ Value::Object(_))) => {
-                    self.check(child, sub, at.child(&path));
+                    self.check(child, sub, at.child(path));
                 }
-                (None, Some(Value::Bool(false))) => self.push(&path, "unexpected property"),
+                (None, Some(Value::Bool(false))) => self.push(path, "unexpected property"),
                 (None, _) => {}
             }
         }
     }
 
-    fn check_combinators(&mut self, value: &Value, schema: &Map<String, Value>, at: At<'_>) {
-        if let Some(Value::Array(branches)) = schema.get("anyOf") {
+    fn check_combinators(&mut self, value: &Value, kw: &Keywords<'_>, at: At<'_>) {
+        if let Some(Value::Array(branches)) = kw.any_of {
             if !branches.is_empty() && self.count_matches(value, branches, at, 1) == 0 {
                 self.push(at.path, no_match_message(value, branches));
             }
         }
-        if let Some(Value::Array(branches)) = schema.get("oneOf") {
+        if let Some(Value::Array(branches)) = kw.one_of {
             match self.count_matches(value, branches, at, 2) {
                 _ if branches.is_empty() => {}
                 0 => self.push(at.path, no_match_message(value, branches)),
@@ -263,31 +381,50 @@ impl Walker {
 }
 
 impl<'a> At<'a> {
-    fn child(self, path: &'a str) -> At<'a> {
+    fn child(self, path: Path<'a>) -> At<'a> {
         let depth = self.depth + 1;
         At { path, depth }
     }
 }
 
+/// The known type names a `type` keyword lists, in order and without repeats.
+#[derive(Default)]
+struct TypeList {
+    names: [&'static str; TYPE_NAMES.len()],
+    len: usize,
+}
+
+impl TypeList {
+    fn names(&self) -> &[&'static str] {
+        self.names.get(..self.len).unwrap_or_default()
+    }
+
+    fn add(&mut self, name: &str) {
+        let Some(known) = TYPE_NAMES.iter().find(|&&t| t == name) else {
+            return;
+        };
+        if !self.names().contains(known) {
+            if let Some(slot) = self.names.get_mut(self.len) {
+                *slot = known;
+                self.len += 1;
+            }
+        }
+    }
+}
+
 /// The known type names listed by `type`, or `None` when there is no usable one.
-fn declared_types(schema: &Map<String, Value>) -> Option<Vec<&str>> {
-    let mut known = Vec::new();
-    match schema.get("type")? {
-        Value::String(name) => add_type(&mut known, name),
+fn declared_types(types: &Value) -> Option<TypeList> {
+    let mut known = TypeList::default();
+    match types {
+        Value::String(name) => known.add(name),
         Value::Array(list) => {
             for name in list.iter().filter_map(Value::as_str) {
-                add_type(&mut known, name);
+                known.add(name);
             }
         }
         _ => {}
     }
-    (!known.is_empty()).then_some(known)
-}
-
-fn add_type<'a>(types: &mut Vec<&'a str>, name: &'a str) {
-    if TYPE_NAMES.contains(&name) && !types.contains(&name) {
-        types.push(name);
-    }
+    (known.len > 0).then_some(known)
 }
 
 fn type_matches(value: &Value, name: &str) -> bool {
@@ -321,24 +458,28 @@ const NO_MATCH: &str = "does not match any of the allowed schemas";
 /// When every branch declares a `type` and none fits, name the types;
 /// otherwise use the generic message.
 fn no_match_message(value: &Value, branches: &[Value]) -> String {
-    let mut types = Vec::new();
+    let mut types = TypeList::default();
     for branch in branches {
-        let Some(found) = branch.as_object().and_then(declared_types) else {
+        let found = branch
+            .as_object()
+            .and_then(|b| b.get("type"))
+            .and_then(declared_types);
+        let Some(found) = found else {
             return NO_MATCH.to_owned();
         };
-        for name in found {
-            add_type(&mut types, name);
+        for name in found.names() {
+            types.add(name);
         }
     }
-    if types.iter().any(|t| type_matches(value, t)) {
+    if types.names().iter().any(|t| type_matches(value, t)) {
         return NO_MATCH.to_owned();
     }
-    type_message(&types, value)
+    type_message(types.names(), value)
 }
 
 /// A non-negative integer keyword such as `minLength` (`3`, or `3.0`).
-fn count_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<u64> {
-    let n = schema.get(keyword)?.as_number()?;
+fn count_keyword(value: &Value) -> Option<u64> {
+    let n = value.as_number()?;
     let from_float = |f: f64| (f >= 0.0 && f.fract() == 0.0).then_some(f as u64);
     n.as_u64().or_else(|| n.as_f64().and_then(from_float))
 }
@@ -374,16 +515,4 @@ fn json_eq(a: &Value, b: &Value) -> bool {
 
 fn quote(s: &str) -> String {
     Value::String(s.to_owned()).to_string()
-}
-
-/// `address.city`, `city`, or `address["a key"]` for non-identifier keys.
-fn key_path(path: &str, key: &str) -> String {
-    let plain_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    if key.is_empty() || !key.chars().all(plain_char) {
-        format!("{path}[{}]", quote(key))
-    } else if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    }
 }
