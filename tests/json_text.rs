@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Number, Value};
-use toolnexus::core::json_text::{items_text, to_text, write_joined};
+use toolnexus::core::json_text::{items_text, plain_len, to_text, write_joined};
 
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -53,6 +53,20 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
+    #[test]
+    fn plain_len_stops_at_the_first_quote_backslash_or_control_byte(
+        bytes in proptest::collection::vec(prop_oneof![
+            3 => 0x20u8..0x7f, 1 => 0x80u8..=0xff, 1 => Just(b'"'), 1 => Just(b'\\'), 1 => 0u8..0x20,
+        ], 0..40),
+        plain in 0usize..24,
+    ) {
+        // A plain run first, so the stop lands anywhere in or after the eight-byte chunks.
+        let mut input = vec![b'a'; plain];
+        input.extend(&bytes);
+        let naive = input.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(input.len());
+        prop_assert_eq!(plain_len(&input), naive);
+    }
+
     #[test]
     fn any_value_is_written_as_serde_json_writes_it(value in value()) {
         prop_assert_eq!(to_text(&value), serde_json::to_string(&value).unwrap());

@@ -49,6 +49,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next byte that is not whitespace, not consumed.
+    #[inline(always)]
     pub fn peek(&mut self) -> Option<u8> {
         let bytes = self.text.as_bytes();
         while let Some(&b) = bytes.get(self.pos) {
@@ -65,16 +66,19 @@ impl<'a> Reader<'a> {
         self.peek().is_none().then_some(())
     }
 
+    #[inline(always)]
     fn bump(&mut self) -> Option<u8> {
         let b = self.peek()?;
         self.pos += 1;
         Some(b)
     }
 
+    #[inline(always)]
     fn expect(&mut self, want: u8) -> Option<()> {
         (self.bump()? == want).then_some(())
     }
 
+    #[inline(always)]
     fn enter(&mut self) -> Option<()> {
         self.depth += 1;
         (self.depth <= MAX_DEPTH).then_some(())

@@ -136,8 +136,12 @@ pub fn plain_len(bytes: &[u8]) -> usize {
         };
         let x = u64::from_le_bytes(eight);
         let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
-        if below | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\'))) != 0 {
-            break;
+        let stops =
+            below | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')));
+        if stops != 0 {
+            // The lowest flagged byte is always a true stop (a false flag only ever sits above
+            // a true one), and the bytes are little-endian: it is the first stop of the eight.
+            return i + (stops.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
