@@ -150,6 +150,10 @@ impl Hooks for JsHooks {
         Box::pin(async move { call_with(f, this, ev).await.map(|_| ()) })
     }
 
+    fn has_before_tool(&self) -> bool {
+        self.hook("beforeTool").is_some()
+    }
+
     fn before_tool(&self, call: &CallInfo, args: &Value) -> HookResult<ToolOverride> {
         let Some(f) = self.hook("beforeTool") else {
             return Box::pin(async { Ok(ToolOverride::default()) });
@@ -165,6 +169,10 @@ impl Hooks for JsHooks {
             };
             Ok(ToolOverride { result, args })
         })
+    }
+
+    fn has_after_tool(&self) -> bool {
+        self.hook("afterTool").is_some()
     }
 
     fn after_tool(

@@ -116,6 +116,12 @@ impl Hooks for FakeHooks {
         };
         Box::pin(async move { out })
     }
+    fn has_before_tool(&self) -> bool {
+        true // it records every call
+    }
+    fn has_after_tool(&self) -> bool {
+        true
+    }
     fn before_tool(&self, call: &CallInfo, args: &Value) -> HookResult<ToolOverride> {
         self.log
             .borrow_mut()

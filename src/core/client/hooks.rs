@@ -68,9 +68,19 @@ pub trait Hooks {
     fn after_llm(&self, _response: &Value, _model: &str, _turn: u32) -> HookResult<()> {
         Box::pin(async { Ok(()) })
     }
+    /// Whether `before_tool` does anything (when not, the loop never calls it). An
+    /// implementation of `before_tool` says `true`.
+    fn has_before_tool(&self) -> bool {
+        false
+    }
     /// Before a tool runs.
     fn before_tool(&self, _call: &CallInfo, _args: &Value) -> HookResult<ToolOverride> {
         Box::pin(async { Ok(ToolOverride::default()) })
+    }
+    /// Whether `after_tool` does anything (when not, the loop never calls it). An
+    /// implementation of `after_tool` says `true`.
+    fn has_after_tool(&self) -> bool {
+        false
     }
     /// After a tool ran (never on a suspension); may replace the result.
     fn after_tool(

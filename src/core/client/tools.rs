@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::error::RunError;
-use super::hooks::{CallInfo, Hooks, WaitFor};
+use super::hooks::{CallInfo, Hooks, ToolOverride, WaitFor};
 use super::suspend;
 use super::telemetry::{RunEvents, Telemetry};
 use crate::core::host::{Clock, Signal};
@@ -93,7 +93,11 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
         message,
     };
     let start = env.clock.now_ms();
-    let before = env.hooks.before_tool(&info, &args).await.map_err(hook)?;
+    let before = if env.hooks.has_before_tool() {
+        env.hooks.before_tool(&info, &args).await.map_err(hook)?
+    } else {
+        ToolOverride::default()
+    };
     let args = before.args.unwrap_or(args);
     let (result, ran) = match before.result {
         Some(result) => (result, false),
@@ -110,7 +114,8 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
     };
     if let Some(request) = pending_of(&result) {
         env.tool_metric(&info.name, &result, start);
-        return suspend::resolve(env, info, args, request).await;
+        // Boxed: a suspension is rare, and its future would make every call's future larger.
+        return Box::pin(suspend::resolve(env, info, args, request)).await;
     }
     let result = if ran {
         after_tool(&env, &info, &args, result).await?
@@ -128,6 +133,9 @@ pub async fn after_tool(
     args: &Value,
     result: ToolResult,
 ) -> Result<ToolResult, RunError> {
+    if !env.hooks.has_after_tool() {
+        return Ok(result);
+    }
     let replaced = env
         .hooks
         .after_tool(info, args, &result)
