@@ -251,6 +251,11 @@ impl HeadedResponse {
 pub trait ByteStream {
     /// The next chunk; `None` at the end.
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Option<Result<Vec<u8>, HttpError>>>;
+    /// The whole body as text when it came complete and nothing of it was read yet (then the
+    /// stream is left empty); `None` otherwise, and nothing is taken.
+    fn take_whole(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// A response whose body is still arriving.
@@ -264,12 +269,16 @@ pub struct StreamResponse {
 }
 
 /// A body that is already complete, as one chunk.
-struct Whole(Option<Vec<u8>>);
+struct Whole(Option<String>);
 
 impl ByteStream for Whole {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Option<Result<Vec<u8>, HttpError>>> {
-        let chunk = self.0.take().map(Ok);
+        let chunk = self.0.take().map(|text| Ok(text.into_bytes()));
         Box::pin(async move { chunk })
+    }
+
+    fn take_whole(&mut self) -> Option<String> {
+        self.0.take()
     }
 }
 
@@ -279,12 +288,17 @@ impl StreamResponse {
         StreamResponse {
             status: response.status,
             retry_after: response.retry_after,
-            body: Box::new(Whole(Some(response.body.into_bytes()))),
+            body: Box::new(Whole(Some(response.body))),
         }
     }
 
-    /// Reads the rest of the body as text (for error messages), at most `limit` bytes.
+    /// Reads the rest of the body as text: a body that came whole as it is, a streamed one until
+    /// at least `limit` bytes are in (for error messages).
     pub async fn text(mut self, limit: usize) -> String {
+        // A whole body is taken as it is: no copy, no second UTF-8 check.
+        if let Some(text) = self.body.take_whole() {
+            return text;
+        }
         let mut bytes = Vec::new();
         while let Some(Ok(chunk)) = self.body.next_chunk().await {
             // A whole body is one chunk: taken as it is, not copied.
