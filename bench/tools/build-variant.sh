@@ -3,7 +3,7 @@
 # laid out like pkg/, so the bench can measure a build setting or an older commit:
 #   bash bench/tools/build-variant.sh <name> <cargo opt-level> "<wasm-opt flags>" [<commit>]
 #   TOOLNEXUS_PKG=target/bench-variants/<name> node bench/run.mjs --only=ref --contenders=toolnexus
-# e.g. "baseline z -Oz" (what scripts/build.sh does), "o3 3 -O3", "names z '-Oz -g'" (keeps the
+# e.g. "baseline z -O3" (what scripts/build.sh does), "o3 3 -O3", "names z '-O3 -g'" (keeps the
 # name section so a CPU profile names the wasm functions). FEATURES=bench-core adds cargo
 # features (bench-core: the `__benchCoreLoop` export of tools/core-split.mjs). Touches nothing
 # outside target/.

@@ -28,7 +28,7 @@ const run = (cmd, args, env = {}) =>
   execFileSync(cmd, args, { cwd: root, env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
 
 if (!process.argv.includes("--no-build")) {
-  run("bash", ["bench/tools/build-variant.sh", "bench-core", "z", "-Oz"], { FEATURES: "bench-core" })
+  run("bash", ["bench/tools/build-variant.sh", "bench-core", "z", "-O3"], { FEATURES: "bench-core" })
 }
 const native = run("cargo", ["bench", "--quiet", "--features", "bench-core", "--bench", "core_loop"], smoke ? { N: "20", W: "0" } : { N: "20000" })
 const nativeUs = Number(/([\d.]+) µs per run/.exec(native)?.[1])
