@@ -310,18 +310,7 @@ impl<'a> Reader<'a> {
                 out.push(b']');
                 Some(())
             }
-            b'"' => {
-                match self.string()? {
-                    // No quote, backslash or control byte: the text is its own JSON.
-                    Cow::Borrowed(plain) => {
-                        out.push(b'"');
-                        out.extend_from_slice(plain.as_bytes());
-                        out.push(b'"');
-                    }
-                    Cow::Owned(decoded) => json_text::write_str(out, &decoded),
-                }
-                Some(())
-            }
+            b'"' => self.canonical_string(out).map(drop),
             b't' => self
                 .literal("true")
                 .map(|()| out.extend_from_slice(b"true")),
@@ -337,7 +326,56 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads a string, appending its canonical text to `out`; gives the string, decoded.
+    pub fn canonical_string(&mut self, out: &mut Vec<u8>) -> Option<Cow<'a, str>> {
+        let read = self.string()?;
+        match &read {
+            // No quote, backslash or control byte: the text is its own JSON.
+            Cow::Borrowed(plain) => {
+                out.push(b'"');
+                out.extend_from_slice(plain.as_bytes());
+                out.push(b'"');
+            }
+            Cow::Owned(decoded) => json_text::write_str(out, decoded),
+        }
+        Some(read)
+    }
+
+    /// Reads `null` when it comes next, appending it to `out`: `Some(true)`; `Some(false)`
+    /// (nothing read) otherwise.
+    pub fn canonical_null(&mut self, out: &mut Vec<u8>) -> Option<bool> {
+        let null = self.null()?;
+        if null {
+            out.extend_from_slice(b"null");
+        }
+        Some(null)
+    }
+
     fn canonical_object(&mut self, out: &mut Vec<u8>) -> Option<()> {
+        self.canonical_object_with(out, &mut |_, _, _| Some(false))
+    }
+
+    /// Reads an object, appending its canonical text to `out` as [`canonical`](Self::canonical)
+    /// does, with each key's value offered to `field` first: `field` gives `Some(true)` when
+    /// it read the value and appended its canonical text itself, `Some(false)` (having read
+    /// nothing) to have it copied. A key is offered once: an object that repeats one is
+    /// refused before its second value is read.
+    ///
+    /// ```
+    /// # use toolnexus::core::json_scan::Reader;
+    /// let mut reader = Reader::new(r#"{"a": "x\u0041", "b": [1, 2]}"#);
+    /// let (mut out, mut a) = (Vec::new(), String::new());
+    /// reader.canonical_object_with(&mut out, &mut |r, key, out| match key {
+    ///     "a" => { a = r.canonical_string(out)?.into_owned(); Some(true) }
+    ///     _ => Some(false),
+    /// }).unwrap();
+    /// assert_eq!((a.as_str(), &out[..]), ("xA", &br#"{"a":"xA","b":[1,2]}"#[..]));
+    /// ```
+    pub fn canonical_object_with(
+        &mut self,
+        out: &mut Vec<u8>,
+        field: &mut dyn FnMut(&mut Self, &str, &mut Vec<u8>) -> Option<bool>,
+    ) -> Option<()> {
         // This object's keys sit in `keys` from `first` on; nested objects add theirs after
         // them and take them away again when they end.
         let first = self.keys.len();
@@ -358,7 +396,11 @@ impl<'a> Reader<'a> {
             }
             r.keys.push((at, out.len()));
             out.push(b':');
-            r.canonical(out)
+            if field(r, key, out)? {
+                Some(())
+            } else {
+                r.canonical(out)
+            }
         });
         self.keys.truncate(first);
         read?;

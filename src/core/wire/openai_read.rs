@@ -13,7 +13,7 @@ use crate::core::message::Message;
 /// The reply in `text`, or `None` to leave it to the slow path.
 pub fn read(text: &str) -> Option<Reply> {
     let mut reader = Reader::new(text);
-    let mut message: Option<Vec<u8>> = None;
+    let mut message: Option<Read> = None;
     let mut usage: Option<Usage> = None;
     let (mut choices_seen, mut error_seen) = (false, false);
     reader.object(|r, key| match key {
@@ -25,9 +25,7 @@ pub fn read(text: &str) -> Option<Reply> {
                 }
                 r.object(|r, key| match key {
                     "message" if message.is_none() => {
-                        let mut out = Vec::with_capacity(256);
-                        r.canonical(&mut out)?;
-                        message = Some(out);
+                        message = Some(read_message(r)?);
                         Some(())
                     }
                     "message" => None,
@@ -48,17 +46,25 @@ pub fn read(text: &str) -> Option<Reply> {
         _ => r.skip(),
     })?;
     reader.finish()?;
-    let message = String::from_utf8(message?).ok()?;
-    if !message.starts_with('{') {
-        return None;
-    }
-    let (content, tool_calls) = read_message(&message)?;
+    let Read {
+        text,
+        content,
+        tool_calls,
+    } = message?;
     Some(Reply {
         text: content,
         tool_calls,
         usage: usage.unwrap_or_default(),
-        assistant: Message::from_canonical(message),
+        assistant: Message::from_canonical(String::from_utf8(text).ok()?),
     })
+}
+
+/// The assistant message read in one pass: its canonical text for the transcript, and what
+/// the loop needs of it.
+struct Read {
+    text: Vec<u8>,
+    content: String,
+    tool_calls: Vec<ToolCall>,
 }
 
 /// `usage`: `null`, or an object of non-negative integer (or `null`) counts.
@@ -89,52 +95,66 @@ fn read_usage(r: &mut Reader<'_>) -> Option<Usage> {
     })
 }
 
-/// The content text and the tool calls of a message in canonical text (so no key repeats).
-fn read_message(message: &str) -> Option<(String, Vec<ToolCall>)> {
+/// The message object, copied as canonical text while its content (a string or `null`) and
+/// its tool calls are taken out; a repeated key is refused by the copy before it is read twice.
+fn read_message(r: &mut Reader<'_>) -> Option<Read> {
+    let mut text = Vec::with_capacity(256);
     let mut content = String::new();
     let mut calls = Vec::new();
-    let mut reader = Reader::new(message);
-    reader.object(|r, key| match key {
-        "content" if r.null()? => Some(()),
+    r.canonical_object_with(&mut text, &mut |r, key, out| match key {
         "content" => {
-            content = r.string()?.into_owned();
-            Some(())
+            if !r.canonical_null(out)? {
+                content = r.canonical_string(out)?.into_owned();
+            }
+            Some(true)
         }
-        "tool_calls" if r.null()? => Some(()),
-        "tool_calls" => r.array(|r, index| {
-            calls.push(read_call(r, index)?);
-            Some(())
-        }),
-        _ => r.skip(),
+        "tool_calls" => {
+            if !r.canonical_null(out)? {
+                out.push(b'[');
+                r.array(|r, index| {
+                    if index > 0 {
+                        out.push(b',');
+                    }
+                    calls.push(read_call(r, index, out)?);
+                    Some(())
+                })?;
+                out.push(b']');
+            }
+            Some(true)
+        }
+        _ => Some(false),
     })?;
-    Some((content, calls))
+    Some(Read {
+        text,
+        content,
+        tool_calls: calls,
+    })
 }
 
-/// One tool call: `{id?, function?: {name?, arguments?}}`, strings or `null`.
-fn read_call(r: &mut Reader<'_>, index: usize) -> Option<ToolCall> {
+/// One tool call, copied to `out`: `{id?, function?: {name?, arguments?}}`, strings or `null`.
+fn read_call(r: &mut Reader<'_>, index: usize, out: &mut Vec<u8>) -> Option<ToolCall> {
     let mut id = None;
     let (mut name, mut arguments) = (None, None);
-    r.object(|r, key| match key {
-        "id" if r.null()? => Some(()),
-        "id" => {
-            id = Some(r.string()?);
-            Some(())
+    // A string or `null`, copied; the string kept in `slot`.
+    let string_or_null = |r: &mut Reader<'_>, out: &mut Vec<u8>, slot: &mut Option<String>| {
+        if !r.canonical_null(out)? {
+            *slot = Some(r.canonical_string(out)?.into_owned());
         }
-        "function" if r.null()? => Some(()),
-        "function" => r.object(|r, key| match key {
-            "name" if r.null()? => Some(()),
-            "name" => {
-                name = Some(r.string()?);
-                Some(())
+        Some(true)
+    };
+    r.canonical_object_with(out, &mut |r, key, out| match key {
+        "id" => string_or_null(r, out, &mut id),
+        "function" => {
+            if !r.canonical_null(out)? {
+                r.canonical_object_with(out, &mut |r, key, out| match key {
+                    "name" => string_or_null(r, out, &mut name),
+                    "arguments" => string_or_null(r, out, &mut arguments),
+                    _ => Some(false),
+                })?;
             }
-            "arguments" if r.null()? => Some(()),
-            "arguments" => {
-                arguments = Some(r.string()?);
-                Some(())
-            }
-            _ => r.skip(),
-        }),
-        _ => r.skip(),
+            Some(true)
+        }
+        _ => Some(false),
     })?;
     Some(ToolCall {
         id: tool_call_id(id.as_deref(), index),
