@@ -28,6 +28,10 @@ const MAX_DEPTH: u32 = 100;
 /// Integers of at most this many digits are copied as they are: they fit `i64` and `u64`.
 const MAX_DIGITS: usize = 18;
 
+/// What [`Reader::canonical_object_with`] offers each key to: `Some(true)` when it read the
+/// value and appended its canonical text, `Some(false)` to have it copied.
+pub type CopyField<'f, 'a> = dyn FnMut(&mut Reader<'a>, &str, &mut Vec<u8>) -> Option<bool> + 'f;
+
 /// A cursor over JSON text. See the [module docs](self).
 pub struct Reader<'a> {
     text: &'a str,
@@ -374,7 +378,7 @@ impl<'a> Reader<'a> {
     pub fn canonical_object_with(
         &mut self,
         out: &mut Vec<u8>,
-        field: &mut dyn FnMut(&mut Self, &str, &mut Vec<u8>) -> Option<bool>,
+        field: &mut CopyField<'_, 'a>,
     ) -> Option<()> {
         // This object's keys sit in `keys` from `first` on; nested objects add theirs after
         // them and take them away again when they end.

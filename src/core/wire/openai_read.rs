@@ -158,7 +158,7 @@ fn read_call(r: &mut Reader<'_>, index: usize, out: &mut Vec<u8>) -> Option<Tool
     })?;
     Some(ToolCall {
         id: tool_call_id(id.as_deref(), index),
-        name: name.map(Into::into).unwrap_or_default(),
+        name: name.unwrap_or_default(),
         args: match arguments {
             Some(text) => arguments_text(&text),
             None => Ok(serde_json::Value::Object(Default::default())),
