@@ -65,7 +65,36 @@ struct Histogram {
     count: u64,
 }
 
-/// Cumulative counters and histograms fed by the same events `onMetric` sees.
+impl Histogram {
+    fn observe(&mut self, seconds: f64) {
+        self.sum += seconds;
+        self.count += 1;
+        for (count, bound) in self.counts.iter_mut().zip(DURATION_BUCKETS) {
+            if seconds <= bound {
+                *count += 1;
+            }
+        }
+    }
+}
+
+/// One model's model calls: requests by status and their durations.
+#[derive(Default)]
+struct LlmSeries {
+    ok: u64,
+    error: u64,
+    duration: Histogram,
+}
+
+/// One tool's calls: counts by (source, is_error, pending) and their durations.
+#[derive(Default)]
+struct ToolSeries {
+    calls: Vec<(String, bool, bool, u64)>,
+    duration: Histogram,
+}
+
+/// Cumulative counters and histograms fed by the same events `onMetric` sees. Series are kept
+/// by their label values (a lookup by model or tool name per event); their label text is
+/// written, and sorted as the reference ports sort it, only when rendered.
 ///
 /// ```
 /// # use toolnexus::core::metrics::Registry;
@@ -73,28 +102,24 @@ struct Histogram {
 /// ```
 #[derive(Default)]
 pub struct Registry {
-    llm_requests: BTreeMap<String, u64>,
-    llm_tokens: BTreeMap<String, u64>,
-    llm_duration: BTreeMap<String, Histogram>,
-    tool_calls: BTreeMap<String, u64>,
-    tool_duration: BTreeMap<String, Histogram>,
+    llm: BTreeMap<String, LlmSeries>,
+    /// Prompt and completion tokens, once a model call succeeded.
+    tokens: Option<[u64; 2]>,
+    tools: BTreeMap<String, ToolSeries>,
     run_errors: BTreeMap<String, u64>,
-    /// Where each event's label sets are written; a key is allocated only for a new series.
-    scratch: String,
+}
+
+/// The entry for `key`, made (with the key copied) only when it is new.
+fn entry<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> Option<&'m mut V> {
+    if !map.contains_key(key) {
+        map.insert(key.to_owned(), V::default());
+    }
+    map.get_mut(key)
 }
 
 impl Registry {
     /// Records one event.
     pub fn record(&mut self, event: &MetricEvent) {
-        let Registry {
-            llm_requests,
-            llm_tokens,
-            llm_duration,
-            tool_calls,
-            tool_duration,
-            run_errors,
-            scratch,
-        } = self;
         match event {
             MetricEvent::Llm {
                 model,
@@ -103,20 +128,18 @@ impl Registry {
                 prompt_tokens,
                 completion_tokens,
             } => {
-                add(
-                    llm_requests,
-                    labels(scratch, &[("model", model), ("status", status)]),
-                    1,
-                );
+                let Some(series) = entry(&mut self.llm, model) else {
+                    return;
+                };
                 if *status == "ok" {
-                    add(llm_tokens, r#"type="prompt""#, *prompt_tokens);
-                    add(llm_tokens, r#"type="completion""#, *completion_tokens);
+                    series.ok += 1;
+                    let tokens = self.tokens.get_or_insert([0, 0]);
+                    tokens[0] += prompt_tokens;
+                    tokens[1] += completion_tokens;
+                } else {
+                    series.error += 1;
                 }
-                observe(
-                    llm_duration,
-                    labels(scratch, &[("model", model)]),
-                    ms / 1000.0,
-                );
+                series.duration.observe(ms / 1000.0);
             }
             MetricEvent::Tool {
                 tool,
@@ -125,26 +148,23 @@ impl Registry {
                 pending,
                 ms,
             } => {
-                let flag = |on: bool| if on { "true" } else { "false" };
-                let key = labels(
-                    scratch,
-                    &[
-                        ("tool", tool),
-                        ("source", source),
-                        ("is_error", flag(*is_error)),
-                        ("pending", flag(*pending)),
-                    ],
-                );
-                add(tool_calls, key, 1);
-                observe(
-                    tool_duration,
-                    labels(scratch, &[("tool", tool)]),
-                    ms / 1000.0,
-                );
+                let Some(series) = entry(&mut self.tools, tool) else {
+                    return;
+                };
+                let same = |c: &&mut (String, bool, bool, u64)| {
+                    c.0 == *source && c.1 == *is_error && c.2 == *pending
+                };
+                match series.calls.iter_mut().find(same) {
+                    Some(calls) => calls.3 += 1,
+                    None => series.calls.push((source.clone(), *is_error, *pending, 1)),
+                }
+                series.duration.observe(ms / 1000.0);
             }
             MetricEvent::Run { model, error, .. } => {
                 if error.is_some() {
-                    add(run_errors, labels(scratch, &[("model", model)]), 1);
+                    if let Some(count) = entry(&mut self.run_errors, model) {
+                        *count += 1;
+                    }
                 }
             }
         }
@@ -152,113 +172,143 @@ impl Registry {
 
     /// The Prometheus text exposition; before any event, only the `# HELP`/`# TYPE` lines.
     pub fn render(&self) -> String {
+        let flag = |on: bool| if on { "true" } else { "false" };
+        let mut scratch = String::new();
+        let mut key = |pairs: &[(&str, &str)]| labels(&mut scratch, pairs).to_owned();
+        let mut requests = Vec::new();
+        let mut llm_duration = Vec::new();
+        for (model, series) in &self.llm {
+            for (status, count) in [("ok", series.ok), ("error", series.error)] {
+                if count > 0 {
+                    requests.push((key(&[("model", model), ("status", status)]), count));
+                }
+            }
+            llm_duration.push((key(&[("model", model)]), &series.duration));
+        }
+        let tokens = self.tokens.map_or_else(Vec::new, |[prompt, completion]| {
+            vec![
+                (key(&[("type", "completion")]), completion),
+                (key(&[("type", "prompt")]), prompt),
+            ]
+        });
+        let mut tool_calls = Vec::new();
+        let mut tool_duration = Vec::new();
+        for (tool, series) in &self.tools {
+            for (source, is_error, pending, count) in &series.calls {
+                let pairs = [
+                    ("tool", tool.as_str()),
+                    ("source", source.as_str()),
+                    ("is_error", flag(*is_error)),
+                    ("pending", flag(*pending)),
+                ];
+                tool_calls.push((key(&pairs), *count));
+            }
+            tool_duration.push((key(&[("tool", tool)]), &series.duration));
+        }
+        let run_errors = self
+            .run_errors
+            .iter()
+            .map(|(model, count)| (key(&[("model", model)]), *count))
+            .collect();
         let mut out = Vec::new();
         counter(
             &mut out,
             "toolnexus_llm_requests_total",
             "Total LLM requests.",
-            &self.llm_requests,
+            requests,
         );
         counter(
             &mut out,
             "toolnexus_llm_tokens_total",
             "Total tokens, by type.",
-            &self.llm_tokens,
+            tokens,
         );
         histogram(
             &mut out,
             "toolnexus_llm_request_duration_seconds",
             "LLM request duration in seconds.",
-            &self.llm_duration,
+            llm_duration,
         );
         counter(
             &mut out,
             "toolnexus_tool_calls_total",
             "Total tool calls.",
-            &self.tool_calls,
+            tool_calls,
         );
         histogram(
             &mut out,
             "toolnexus_tool_duration_seconds",
             "Tool execution duration in seconds.",
-            &self.tool_duration,
+            tool_duration,
         );
         counter(
             &mut out,
             "toolnexus_run_errors_total",
             "Total run errors.",
-            &self.run_errors,
+            run_errors,
         );
         out.join("\n") + "\n"
     }
 }
 
-fn add(map: &mut BTreeMap<String, u64>, key: &str, by: u64) {
-    match map.get_mut(key) {
-        Some(count) => *count += by,
-        None => {
-            map.insert(key.to_owned(), by);
-        }
-    }
-}
-
-fn observe(map: &mut BTreeMap<String, Histogram>, key: &str, seconds: f64) {
-    if !map.contains_key(key) {
-        map.insert(key.to_owned(), Histogram::default());
-    }
-    let Some(histogram) = map.get_mut(key) else {
-        return;
-    };
-    histogram.sum += seconds;
-    histogram.count += 1;
-    for (count, bound) in histogram.counts.iter_mut().zip(DURATION_BUCKETS) {
-        if seconds <= bound {
-            *count += 1;
-        }
-    }
+/// Series in the order of their label text (as a map keyed by it would hold them).
+fn by_key<T>(series: &mut Vec<(String, T)>) {
+    crate::core::sorting::sort_by(series, &|a, b| a.0.cmp(&b.0));
 }
 
 /// `k="v",k="v"` with values escaped (backslash, double quote, newline), written over `out`.
 fn labels<'a>(out: &'a mut String, pairs: &[(&str, &str)]) -> &'a str {
     out.clear();
     for (i, (key, value)) in pairs.iter().enumerate() {
+        // `push_str`, not `push(char)`: no character to encode.
         if i > 0 {
-            out.push(',');
+            out.push_str(",");
         }
         out.push_str(key);
         out.push_str("=\"");
-        let mut plain = 0;
-        for (at, byte) in value.bytes().enumerate() {
-            let escaped = match byte {
-                b'\\' => "\\\\",
-                b'"' => "\\\"",
-                b'\n' => "\\n",
-                _ => continue,
-            };
-            out.push_str(value.get(plain..at).unwrap_or_default());
-            out.push_str(escaped);
-            plain = at + 1;
+        if value.bytes().any(|b| matches!(b, b'\\' | b'"' | b'\n')) {
+            escape_label(out, value);
+        } else {
+            out.push_str(value);
         }
-        out.push_str(value.get(plain..).unwrap_or_default());
-        out.push('"');
+        out.push_str("\"");
     }
     out
 }
 
-fn counter(out: &mut Vec<String>, name: &str, help: &str, map: &BTreeMap<String, u64>) {
+/// A label value with backslash, double quote and newline escaped, appended to `out`.
+fn escape_label(out: &mut String, value: &str) {
+    let mut plain = 0;
+    for (at, byte) in value.bytes().enumerate() {
+        let escaped = match byte {
+            b'\\' => "\\\\",
+            b'"' => "\\\"",
+            b'\n' => "\\n",
+            _ => continue,
+        };
+        out.push_str(value.get(plain..at).unwrap_or_default());
+        out.push_str(escaped);
+        plain = at + 1;
+    }
+    out.push_str(value.get(plain..).unwrap_or_default());
+}
+
+fn counter(out: &mut Vec<String>, name: &str, help: &str, mut series: Vec<(String, u64)>) {
+    by_key(&mut series);
     out.push(format!("# HELP {name} {help}"));
     out.push(format!("# TYPE {name} counter"));
-    for (key, value) in map {
+    for (key, value) in series {
         out.push(format!("{name}{{{key}}} {value}"));
     }
 }
 
-fn histogram(out: &mut Vec<String>, name: &str, help: &str, map: &BTreeMap<String, Histogram>) {
+fn histogram(out: &mut Vec<String>, name: &str, help: &str, mut series: Vec<(String, &Histogram)>) {
+    by_key(&mut series);
     out.push(format!("# HELP {name} {help}"));
     out.push(format!("# TYPE {name} histogram"));
     // The bucket edges are the same for every series: written once.
     let edges: Vec<String> = DURATION_BUCKETS.iter().map(|b| js_number(*b)).collect();
-    for (key, h) in map {
+    for (key, h) in series {
         for (count, edge) in h.counts.iter().zip(&edges) {
             out.push(format!("{name}_bucket{{{key},le=\"{edge}\"}} {count}"));
         }
