@@ -260,9 +260,8 @@ fn by_key<T>(series: &mut Vec<(String, T)>) {
 fn labels<'a>(out: &'a mut String, pairs: &[(&str, &str)]) -> &'a str {
     out.clear();
     for (i, (key, value)) in pairs.iter().enumerate() {
-        // `push_str`, not `push(char)`: no character to encode.
         if i > 0 {
-            out.push_str(",");
+            out.push(',');
         }
         out.push_str(key);
         out.push_str("=\"");
@@ -271,7 +270,7 @@ fn labels<'a>(out: &'a mut String, pairs: &[(&str, &str)]) -> &'a str {
         } else {
             out.push_str(value);
         }
-        out.push_str("\"");
+        out.push('"');
     }
     out
 }
