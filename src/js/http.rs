@@ -148,6 +148,14 @@ fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> Slot {
 /// The outcome of [`fetch_text`]'s exchange: status, `Retry-After` and the body text.
 async fn fetched(slot: Slot, signal: Option<Signal>) -> Result<HttpResponse, HttpError> {
     let outcome = slot.await;
+    // The usual outcome, a 200 without `Retry-After`, is the body text alone: one crossing.
+    if let Some(body) = outcome.as_string() {
+        return Ok(HttpResponse {
+            status: 200,
+            retry_after: None,
+            body,
+        });
+    }
     let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
     match part(0).as_f64().map(|kind| kind as u8) {
         Some(0) => Ok(HttpResponse {

@@ -15,8 +15,9 @@ const isThenable = (value) => {
 /**
  * `fetch(url, {method, headers, body?, signal?})`, then the whole body as text.
  * `headers` is a flat `[name, value, name, value, ...]` array. With `splice` (a string the
- * module never held: a long history), the body is `body + splice + after`. Resolves to
- * `[0, status, retryAfter | undefined, text]` on a response, `[1, thrown]` when `fetch` failed,
+ * module never held: a long history), the body is `body + splice + after`. Resolves to the
+ * text alone for a 200 without `Retry-After`, `[0, status, retryAfter | undefined, text]` on
+ * any other response, `[1, thrown]` when `fetch` failed,
  * `[2, thrown]` when reading the body failed, `[3]` when `fetch` gave no `Response`; that
  * outcome goes to `settle(slot, outcome)` (see src/js/slot.rs), later, never synchronously.
  * `headers` is the client's own array, reused: it is only read.
@@ -57,8 +58,9 @@ function exchange(fetch, url, method, headers, body, splice, after, signal) {
       } catch (thrown) {
         return [2, thrown]
       }
+      const after = typeof retryAfter === "string" ? retryAfter : undefined
       return Promise.resolve(reading).then(
-        (text) => [0, status, typeof retryAfter === "string" ? retryAfter : undefined, String(text ?? "")],
+        (text) => (status === 200 && after === undefined ? String(text ?? "") : [0, status, after, String(text ?? "")]),
         (thrown) => [2, thrown],
       )
     },
@@ -115,16 +117,23 @@ export function matchingLines(re, text, limit) {
   return Uint32Array.from(out)
 }
 
-/** A context whose `signal` (the run has none to give) is made on first read, never fired. */
-function lazyContext() {
-  let signal
-  return {
-    get signal() {
-      if (signal === undefined) signal = new AbortController().signal
-      return signal
-    },
-  }
+/**
+ * The `signal` of a context whose run has none to give: an own enumerable accessor, shared by
+ * every such context, that makes a signal on first read (one that never fires) and leaves it
+ * as the context's data property.
+ */
+const LAZY_SIGNAL = {
+  enumerable: true,
+  configurable: true,
+  get() {
+    const signal = new AbortController().signal
+    Object.defineProperty(this, "signal", { value: signal, writable: true, enumerable: true, configurable: true })
+    return signal
+  },
 }
+
+/** A context whose `signal` is made on first read (see {@link LAZY_SIGNAL}). */
+const lazyContext = () => Object.defineProperty({}, "signal", LAZY_SIGNAL)
 
 /**
  * A settled tool value: a string as it is; a plain ToolResult `{output: string, isError?:
@@ -203,25 +212,27 @@ const settle = (object, key, value) => {
 }
 
 /**
- * The JSON texts behind each result's lists until they are read or replaced: `{messages,
- * toolCalls, history}`. Once neither list is left unread, the result's entry goes.
+ * The JSON texts behind a result's lists until they are read or replaced: `{messages,
+ * toolCalls, history}`, in a non-enumerable symbol-keyed slot of the result (keys, JSON,
+ * spread and `structuredClone` never see it; a `WeakMap` entry cost more than the rest of the
+ * result).
  */
-const listTexts = new WeakMap()
+const TEXTS = Symbol("toolnexus.listTexts")
 
 /** The result an accessor was read through: `object` itself, or the one it inherits from. */
 const resultOf = (object) => {
   let at = object
-  while (at !== null && typeof at === "object" && !listTexts.has(at)) at = Object.getPrototypeOf(at)
-  return listTexts.has(at) ? at : object
+  while (at !== null && typeof at === "object" && !Object.hasOwn(at, TEXTS)) at = Object.getPrototypeOf(at)
+  return at !== null && typeof at === "object" ? at : object
 }
 
-/** Takes the text of a result's list `key` out of `listTexts` (`undefined` once taken). */
+/** Takes the text of a result's list `key` out of its slot (`undefined` once taken). */
 const takeText = (result, key) => {
-  const texts = listTexts.get(result)
+  const texts = Object.hasOwn(result, TEXTS) ? result[TEXTS] : undefined
   if (texts === undefined) return undefined
   const text = texts[key]
   texts[key] = undefined
-  if (texts.messages === undefined && texts.toolCalls === undefined) listTexts.delete(result)
+  if (texts.messages === undefined && texts.toolCalls === undefined) result[TEXTS] = undefined
   return text
 }
 
@@ -231,12 +242,12 @@ const listAccessor = (key, parse) => ({
   configurable: true,
   get() {
     const result = resultOf(this)
-    const history = listTexts.get(result)?.history
+    const history = Object.hasOwn(result, TEXTS) ? result[TEXTS]?.history : undefined
     return settle(result, key, parse(takeText(result, key) ?? "[]", history))
   },
   set(value) {
     // Assigning through an object that inherits from the result gives that object its own list.
-    if (listTexts.has(this)) takeText(this, key)
+    if (Object.hasOwn(this, TEXTS)) takeText(this, key)
     settle(this, key, value)
   },
 })
@@ -265,6 +276,6 @@ export function runResult(text, messages, toolCalls, history, counts, model, sta
   result.usage = { promptTokens: counts[2], completionTokens: counts[3], totalTokens: counts[4] }
   result.model = model
   result.status = status
-  listTexts.set(result, { messages, toolCalls, history })
+  Object.defineProperty(result, TEXTS, { value: { messages, toolCalls, history }, writable: true })
   return extra === undefined ? result : Object.assign(result, JSON.parse(extra))
 }

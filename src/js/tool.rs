@@ -31,9 +31,9 @@ impl Tool for JsTool {
         &self.spec
     }
 
+    /// Calls the function at once (a tool runs when its future is made); a result it gives
+    /// synchronously is read then, so the future holds no copy of the function or the name.
     fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
-        let name = self.spec.name.clone();
-        let (this, func) = (self.this.clone(), self.func.clone());
         let signal = ctx.signal.as_ref().and_then(|s| {
             let any = s.as_any();
             match any.downcast_ref::<JsSignal>() {
@@ -46,27 +46,24 @@ impl Tool for JsTool {
             .as_ref()
             .and_then(|a| serde_json::to_string(a).ok());
         let args = json_text::to_text(&args);
-        let timeout = ctx.timeout_ms;
-        Box::pin(async move {
-            let slot = Slot::new();
-            let returned = shim_call_tool(
-                &func,
-                &this,
-                &args,
-                signal,
-                timeout,
-                answer,
-                &settler(),
-                slot.id(),
-            );
-            let outcome = if returned.is_undefined() {
-                slot.await
-            } else {
-                slot.unused();
-                returned
-            };
-            shim_result(&name, outcome)
-        })
+        let slot = Slot::new();
+        let returned = shim_call_tool(
+            &self.func,
+            &self.this,
+            &args,
+            signal,
+            ctx.timeout_ms,
+            answer,
+            &settler(),
+            slot.id(),
+        );
+        if !returned.is_undefined() {
+            slot.unused();
+            let result = shim_result(&self.spec.name, returned);
+            return Box::pin(async move { result });
+        }
+        let name = self.spec.name.clone();
+        Box::pin(async move { shim_result(&name, slot.await) })
     }
 }
 
