@@ -108,10 +108,13 @@ extern "C" {
 /// `None`.
 fn body_parts(request: &HttpRequest) -> (Option<&str>, Option<JsValue>, Option<&str>) {
     let body = request.body.as_deref();
-    let splice = request.splice.as_ref().and_then(|s| s.get::<JsValue>());
-    match (body.and_then(|b| b.split_once(HostText::MARK)), splice) {
-        (Some((before, after)), Some(splice)) => (Some(before), Some(splice.clone()), Some(after)),
-        _ => (body, None, None),
+    // Only a request with a splice has a mark to look for.
+    let Some(splice) = request.splice.as_ref().and_then(|s| s.get::<JsValue>()) else {
+        return (body, None, None);
+    };
+    match body.and_then(|b| b.split_once(HostText::MARK)) {
+        Some((before, after)) => (Some(before), Some(splice.clone()), Some(after)),
+        None => (body, None, None),
     }
 }
 

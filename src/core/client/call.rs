@@ -134,7 +134,8 @@ impl Llm {
     ) -> Result<Completion, RunError> {
         // Secrets are only for redacting failures: worked out when one happens.
         let secrets = || self.config.secrets();
-        let path = url_path(&request.url);
+        // The path is for failures' messages: worked out when one happens.
+        let path = || url_path(&request.url);
         let mut attempt = 0;
         loop {
             let sent = if ctx.events.is_some() {
@@ -149,7 +150,7 @@ impl Llm {
                 }
                 Err(HttpError::Network(message)) => {
                     let failure = RunError::Network {
-                        path: path.clone(),
+                        path: path(),
                         message: redact(&message, &secrets()),
                     };
                     let info = ErrorInfo {
@@ -161,7 +162,7 @@ impl Llm {
                     (failure, self.decide(&info).then(|| self.backoff(attempt)))
                 }
                 Ok(response) if (200..300).contains(&response.status) => {
-                    return self.read(response, &path, ctx).await;
+                    return self.read(response, &request.url, ctx).await;
                 }
                 Ok(response) => {
                     let status = response.status;
@@ -169,7 +170,7 @@ impl Llm {
                     let body = truncate(&redact(&response.text(64 * 1024).await, &secrets()), 2000);
                     let failure = RunError::Status {
                         status,
-                        path: path.clone(),
+                        path: path(),
                         body,
                     };
                     let info = ErrorInfo {
@@ -227,7 +228,7 @@ impl Llm {
     async fn read(
         &self,
         response: StreamResponse,
-        path: &str,
+        url: &str,
         ctx: &CallContext,
     ) -> Result<Completion, RunError> {
         let bad = |source: WireError| {
@@ -238,7 +239,7 @@ impl Llm {
                 other => other,
             };
             RunError::BadResponse {
-                path: path.to_owned(),
+                path: url_path(url),
                 source,
             }
         };
@@ -253,7 +254,7 @@ impl Llm {
             return Ok(Completion { reply, raw });
         };
         let reply = self
-            .read_stream(response, events, &ctx.signal, path)
+            .read_stream(response, events, &ctx.signal, url)
             .await?
             .map_err(bad)?;
         let raw = self
@@ -268,7 +269,7 @@ impl Llm {
         mut response: StreamResponse,
         events: &Rc<dyn RunEvents>,
         signal: &Option<Signal>,
-        path: &str,
+        url: &str,
     ) -> Result<Result<Reply, WireError>, RunError> {
         let mut decoder = SseDecoder::default();
         let mut assembler = self.dialect.assembler();
@@ -291,7 +292,7 @@ impl Llm {
                         redact(&message, &self.config.secrets())
                     );
                     return Err(RunError::Network {
-                        path: path.to_owned(),
+                        path: url_path(url),
                         message,
                     });
                 }
