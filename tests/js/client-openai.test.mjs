@@ -308,3 +308,21 @@ test("run with a history: sent before the prompt (no system message added), retu
     (e) => e.code === "invalid_options",
   )
 })
+
+test("a response body is read as its bytes: a byte order mark is dropped and bytes that are not UTF-8 become U+FFFD, as Response.text() reads them", async () => {
+  const reply = JSON.stringify({ choices: [{ message: { role: "assistant", content: "caf\u00e9 XX" } }] })
+  // The two X bytes become an invalid lead byte and a lone continuation byte.
+  const bytes = new TextEncoder().encode(reply)
+  const at = bytes.indexOf(0x58)
+  bytes[at] = 0xc3
+  bytes[at + 1] = 0x80 + 0x40
+  const body = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes])
+  const expected = JSON.parse(await new Response(body).text()).choices[0].message.content
+  const lite = { status: 200, headers: new Headers(), text: async () => new Response(body).text() }
+  for (const answer of [() => new Response(body, { status: 200 }), () => lite]) {
+    const c = createClient({ baseUrl: "http://bytes.invalid/v1", style: "openai", model: "m", apiKey: "k", fetch: async () => answer() })
+    const r = await c.run("hi", { toolkit: empty })
+    assert.equal(r.text, expected)
+  }
+  assert.ok(expected.includes("\ufffd"), "the invalid bytes were replaced")
+})
