@@ -151,12 +151,12 @@ fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> Slot {
 /// The outcome of [`fetch_text`]'s exchange: status, `Retry-After` and the body text.
 async fn fetched(slot: Slot, signal: Option<Signal>) -> Result<HttpResponse, HttpError> {
     let outcome = slot.await;
-    // The usual outcome, a 200 without `Retry-After`, is the body's bytes alone.
-    if let Some(bytes) = outcome.dyn_ref::<Uint8Array>() {
+    // The usual outcome, a 200 without `Retry-After`, is the body text alone: one crossing.
+    if let Some(body) = outcome.as_string() {
         return Ok(HttpResponse {
             status: 200,
             retry_after: None,
-            body: text_of(bytes),
+            body,
         });
     }
     let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
@@ -164,25 +164,13 @@ async fn fetched(slot: Slot, signal: Option<Signal>) -> Result<HttpResponse, Htt
         Some(0) => Ok(HttpResponse {
             status: part(1).as_f64().unwrap_or(0.0) as u16,
             retry_after: part(2).as_string(),
-            body: part(3)
-                .dyn_ref::<Uint8Array>()
-                .map(text_of)
-                .unwrap_or_default(),
+            body: part(3).as_string().unwrap_or_default(),
         }),
         Some(2) => Err(failure(&signal, &part(1), "reading the response failed: ")),
         Some(3) => Err(HttpError::Network(
             "fetch returned something that is not a Response".into(),
         )),
         _ => Err(failure(&signal, &part(1), "")),
-    }
-}
-
-/// UTF-8 bytes as text, copied in one crossing; a sequence that is not UTF-8 becomes U+FFFD,
-/// as `Response.text()` decodes it.
-fn text_of(bytes: &Uint8Array) -> String {
-    match String::from_utf8(bytes.to_vec()) {
-        Ok(text) => text,
-        Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
     }
 }
 

@@ -15,10 +15,8 @@ const isThenable = (value) => {
 /**
  * `fetch(url, {method, headers, body?, signal?})`, then the whole body as text.
  * `headers` is a flat `[name, value, name, value, ...]` array. With `splice` (a string the
- * module never held: a long history), the body is `body + splice + after`. The body comes
- * back as UTF-8 bytes (a `Uint8Array`, without a byte order mark): a real `Response`'s bytes
- * as they came, never decoded here, or the encoding of what `text()` gave. Resolves to the
- * bytes alone for a 200 without `Retry-After`, `[0, status, retryAfter | undefined, bytes]` on
+ * module never held: a long history), the body is `body + splice + after`. Resolves to the
+ * text alone for a 200 without `Retry-After`, `[0, status, retryAfter | undefined, text]` on
  * any other response, `[1, thrown]` when `fetch` failed,
  * `[2, thrown]` when reading the body failed, `[3]` when `fetch` gave no `Response`; that
  * outcome goes to `settle(slot, outcome)` (see src/js/slot.rs), later, never synchronously.
@@ -31,20 +29,6 @@ export function fetchText(fetch, url, method, headers, body, splice, after, sign
     (outcome) => settle(slot, outcome),
     (thrown) => settle(slot, [1, thrown]),
   )
-}
-
-/** Whether `value` is the runtime's own `Response` (whose `arrayBuffer()` can be trusted). */
-const isResponse = (value) => typeof Response === "function" && value instanceof Response
-
-const encoder = new TextEncoder()
-
-/**
- * A body as UTF-8 bytes without a byte order mark (as `text()` drops it): an `ArrayBuffer` as
- * it is, anything else as the encoding of its text.
- */
-function utf8(body) {
-  const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : encoder.encode(String(body ?? ""))
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
 }
 
 function exchange(fetch, url, method, headers, body, splice, after, signal) {
@@ -70,16 +54,13 @@ function exchange(fetch, url, method, headers, body, splice, after, signal) {
       const status = Number(response.status) || 0
       let reading
       try {
-        reading = isResponse(response) ? response.arrayBuffer() : response.text()
+        reading = response.text()
       } catch (thrown) {
         return [2, thrown]
       }
       const after = typeof retryAfter === "string" ? retryAfter : undefined
       return Promise.resolve(reading).then(
-        (body) => {
-          const bytes = utf8(body)
-          return status === 200 && after === undefined ? bytes : [0, status, after, bytes]
-        },
+        (text) => (status === 200 && after === undefined ? String(text ?? "") : [0, status, after, String(text ?? "")]),
         (thrown) => [2, thrown],
       )
     },

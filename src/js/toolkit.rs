@@ -73,8 +73,7 @@ pub struct ToolkitHandle {
 
 thread_local! {
     /// Live toolkits by id, so a client given a `Toolkit` object can reach its core toolkit.
-    static LIVE: RefCell<std::collections::BTreeMap<u32, std::rc::Weak<Toolkit>>> =
-        const { RefCell::new(std::collections::BTreeMap::new()) };
+    static LIVE: RefCell<HashMap<u32, std::rc::Weak<Toolkit>>> = RefCell::new(HashMap::new());
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
