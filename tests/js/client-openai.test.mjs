@@ -326,3 +326,15 @@ test("a response body is read as its bytes: a byte order mark is dropped and byt
   }
   assert.ok(expected.includes("\ufffd"), "the invalid bytes were replaced")
 })
+
+test("response texts of every size and alphabet come through whole: short, long ASCII, non-ASCII past the one-byte guess, and past a megabyte", async () => {
+  const contents = ["ok", "a".repeat(200), `caf\u00e9 \u65e5\u672c \ud83d\ude00 ${"\u00e9".repeat(300)}`, "x".repeat(1_500_000) + "\u00e9", "plain again"]
+  for (const content of contents) {
+    const reply = JSON.stringify({ choices: [{ message: { role: "assistant", content } }] })
+    const lite = { status: 200, headers: new Headers(), text: async () => reply }
+    const c = createClient({ baseUrl: "http://texts.invalid/v1", style: "openai", model: "m", apiKey: "k", fetch: async () => lite })
+    const r = await c.run("hi", { toolkit: empty })
+    assert.equal(r.text.length, content.length)
+    assert.equal(r.text, content)
+  }
+})
