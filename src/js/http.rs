@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{error_text, get};
 use super::host::{set, JsSignal};
 use super::promise::settle;
-use super::slot::{give_inbox, settler, Settled, Slot};
+use super::slot::{settler, Slot};
 use crate::core::host::{
     ByteStream, HeadedResponse, HostText, Http, HttpError, HttpRequest, HttpResponse,
     LocalBoxFuture, Signal, StreamResponse,
@@ -132,7 +132,6 @@ fn js_signal_of(signal: &Option<Signal>) -> Option<JsValue> {
 fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> Slot {
     let (url, method, headers) = http.envelope(request);
     let (body, splice, after) = body_parts(request);
-    give_inbox();
     let slot = Slot::new();
     shim_fetch_text(
         &http.fetch,
@@ -151,19 +150,8 @@ fn fetch_text(http: &FetchHttp, request: &HttpRequest) -> Slot {
 
 /// The outcome of [`fetch_text`]'s exchange: status, `Retry-After` and the body text.
 async fn fetched(slot: Slot, signal: Option<Signal>) -> Result<HttpResponse, HttpError> {
-    let outcome = match slot.await {
-        // The usual outcome, a 200 without `Retry-After`: the body, written into the module's
-        // memory by the shim.
-        Settled::Text(body) => {
-            return Ok(HttpResponse {
-                status: 200,
-                retry_after: None,
-                body,
-            })
-        }
-        Settled::Value(outcome) => outcome,
-    };
-    // The same when the shim could not write it: the body text alone, one crossing.
+    let outcome = slot.await;
+    // The usual outcome, a 200 without `Retry-After`, is the body text alone: one crossing.
     if let Some(body) = outcome.as_string() {
         return Ok(HttpResponse {
             status: 200,

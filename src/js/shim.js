@@ -26,54 +26,9 @@ export function fetchText(fetch, url, method, headers, body, splice, after, sign
   // A rejection (a throwing `status` getter, a `text()` value whose `toString` throws) is a
   // failure of the exchange, like any other: the slot is always settled.
   exchange(fetch, url, method, headers, body, splice, after, signal).then(
-    (outcome) => {
-      if (typeof outcome === "string") {
-        try {
-          if (deliverText(outcome, slot)) return
-        } catch {
-          // The inbox failed (the module out of memory): the string crossing is the fallback.
-        }
-      }
-      settle(slot, outcome)
-    },
+    (outcome) => settle(slot, outcome),
     (thrown) => settle(slot, [1, thrown]),
   )
-}
-
-/**
- * The module's memory and its inbox callbacks, once the module gave them (`useInbox`):
- * `reserve(length)` makes the inbox that many bytes and gives its address; `text(slot,
- * written)` settles `slot` with the inbox's first `written` bytes as text.
- */
-let inbox
-
-/** Takes the module's memory and the inbox callbacks (see `inbox`). */
-export function useInbox(memory, reserve, text) {
-  inbox = { memory, reserve, text }
-}
-
-const encoder = new TextEncoder()
-
-/** Texts shorter than this cross as strings: writing them into the inbox saves nothing. */
-const INBOX_FROM = 64
-
-/**
- * Writes `text` into the module's inbox with `encodeInto` (a native copy, where a string
- * crossing encodes it character by character) and settles `slot` with it; `false` when there
- * is no inbox or the text is short, for the caller to settle the slot with the string.
- */
-function deliverText(text, slot) {
-  if (inbox === undefined || text.length < INBOX_FROM) return false
-  // One byte per UTF-16 unit fits ASCII; three always fit.
-  for (const size of [text.length, text.length * 3]) {
-    const at = inbox.reserve(size)
-    const { read, written } = encoder.encodeInto(text, new Uint8Array(inbox.memory.buffer, at, size))
-    if (read === text.length) {
-      inbox.text(slot, written)
-      return true
-    }
-  }
-  return false
 }
 
 function exchange(fetch, url, method, headers, body, splice, after, signal) {

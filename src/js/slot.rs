@@ -16,17 +16,8 @@ use wasm_bindgen::prelude::*;
 
 enum State {
     Waiting(Option<Waker>),
-    Settled(Settled),
+    Settled(JsValue),
     Abandoned,
-}
-
-/// What a slot was settled with: a JS value, or text the shim wrote into the module's memory
-/// (see [`settle_text`]).
-pub enum Settled {
-    /// A JS value.
-    Value(JsValue),
-    /// UTF-8 text, never a JS string on this side.
-    Text(String),
 }
 
 #[derive(Default)]
@@ -59,26 +50,8 @@ impl Slots {
     }
 }
 
-/// Past this size the inbox is given back after each text, not kept for the next one.
-const INBOX_KEPT: usize = 1 << 20;
-
 thread_local! {
     static SLOTS: RefCell<Slots> = RefCell::new(Slots::default());
-    /// Where the shim writes a text with `TextEncoder.encodeInto` (one buffer, reused: a text
-    /// is copied out of it in the same call that announces it).
-    static INBOX: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// Made once: hands the shim the module's memory and the two callbacks of the inbox.
-    static INBOX_GIVEN: () = {
-        let reserve = Closure::<dyn Fn(u32) -> u32>::new(reserve);
-        let text = Closure::<dyn Fn(u32, u32)>::new(settle_text);
-        shim_use_inbox(
-            &wasm_bindgen::memory(),
-            reserve.as_ref().unchecked_ref(),
-            text.as_ref().unchecked_ref(),
-        );
-        reserve.forget();
-        text.forget();
-    };
     /// `(id, value) => …`: settles slot `id`; made once, kept for the module's lifetime.
     static SETTLE: js_sys::Function = {
         let closure = Closure::<dyn Fn(u32, JsValue)>::new(settle);
@@ -88,48 +61,8 @@ thread_local! {
     };
 }
 
-#[wasm_bindgen(module = "/src/js/shim.js")]
-extern "C" {
-    /// See `shim.js`: where to write texts, and whom to tell.
-    #[wasm_bindgen(js_name = useInbox)]
-    fn shim_use_inbox(memory: &JsValue, reserve: &js_sys::Function, text: &js_sys::Function);
-}
-
-/// Hands the shim the inbox (once per module instance), so a slot can be settled with text.
-pub fn give_inbox() {
-    INBOX_GIVEN.with(|()| ());
-}
-
-/// Makes the inbox `len` bytes long; gives its address, where the shim writes.
-fn reserve(len: u32) -> u32 {
-    INBOX.with(|inbox| {
-        let mut inbox = inbox.borrow_mut();
-        inbox.resize(len as usize, 0);
-        inbox.as_mut_ptr() as usize as u32
-    })
-}
-
-/// Settles slot `id` with the first `written` bytes of the inbox, as text (bytes that are not
-/// UTF-8, which `encodeInto` never writes, would become U+FFFD).
-fn settle_text(id: u32, written: u32) {
-    let text = INBOX.with(|inbox| {
-        let mut inbox = inbox.borrow_mut();
-        let bytes = inbox.get(..written as usize).unwrap_or_default();
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        if inbox.capacity() > INBOX_KEPT {
-            *inbox = Vec::new();
-        }
-        text
-    });
-    settle_with(id, Settled::Text(text));
-}
-
 /// Gives slot `id` its value and wakes its future; a value for an abandoned slot is dropped.
 fn settle(id: u32, value: JsValue) {
-    settle_with(id, Settled::Value(value));
-}
-
-fn settle_with(id: u32, value: Settled) {
     let waker = SLOTS.with(|slots| {
         let mut slots = slots.borrow_mut();
         let state = slots.states.get_mut(id as usize)?;
@@ -160,7 +93,7 @@ fn settle_with(id: u32, value: Settled) {
 /// ```ignore
 /// let slot = Slot::new();
 /// shim_fetch_text(…, &settler(), slot.id());
-/// let outcome: Settled = slot.await;
+/// let outcome: JsValue = slot.await;
 /// ```
 pub struct Slot {
     id: u32,
@@ -199,9 +132,9 @@ pub fn settler() -> js_sys::Function {
 }
 
 impl Future for Slot {
-    type Output = Settled;
+    type Output = JsValue;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Settled> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<JsValue> {
         let id = self.id;
         let ready = SLOTS.with(|slots| {
             let mut slots = slots.borrow_mut();

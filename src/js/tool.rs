@@ -2,7 +2,7 @@
 //! and any object shaped like a reference `Tool` (`execute(args, ctx)`). Both become one core
 //! [`Tool`]; the exported `Tool` class gives any core tool a JS face.
 
-use super::slot::{settler, Settled, Slot};
+use super::slot::{settler, Slot};
 use js_sys::Function;
 use serde_json::Value;
 use std::rc::Rc;
@@ -63,13 +63,7 @@ impl Tool for JsTool {
             return Box::pin(async move { result });
         }
         let name = self.spec.name.clone();
-        Box::pin(async move {
-            match slot.await {
-                Settled::Value(outcome) => shim_result(&name, outcome),
-                // The shim settles a tool's slot with a value, never with text.
-                Settled::Text(output) => ToolResult::ok(output),
-            }
-        })
+        Box::pin(async move { shim_result(&name, slot.await) })
     }
 }
 
