@@ -178,6 +178,30 @@ fn null_arguments_count_as_an_empty_object() {
     assert_eq!(out, ToolResult::ok("{}"));
 }
 
+#[test]
+fn execute_ref_checks_and_routes_exactly_as_execute_does() {
+    let tool = strict_tool();
+    let kit = Toolkit::default();
+    kit.register(shared(&tool)).unwrap();
+    kit.register(shared(&echo("e", "native"))).unwrap();
+    let cases = [
+        ("weather", json!({"unit": "k"})),
+        ("weather", json!("Paris")),
+        ("weather", json!([1])),
+        ("weather", json!({"city": "Paris", "unit": "c"})),
+        ("weather", Value::Null),
+        ("e", Value::Null),
+        ("e", json!({"a": [1, {"b": null}]})),
+        ("nope", json!({})),
+    ];
+    for (name, args) in cases {
+        let by_value = block_on(kit.execute(name, args.clone(), Context::default()));
+        let by_ref = block_on(kit.execute_ref(name, &args, Context::default()));
+        assert_eq!(by_ref, by_value, "{name} {args}");
+    }
+    assert_eq!(tool.calls.get(), 2, "only the valid call ran, once each way");
+}
+
 fn hanging_kit(clock: Option<Rc<dyn toolnexus::core::host::Clock>>) -> (Toolkit, Rc<FakeTool>) {
     let tool = tool_with(
         "slow",

@@ -61,7 +61,11 @@ impl Tool for CityTool {
     fn spec(&self) -> &ToolSpec {
         &self.spec
     }
-    fn execute(&self, args: Value, _: Context) -> LocalBoxFuture<'static, ToolResult> {
+    fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+        self.execute_ref(&args, ctx)
+    }
+    /// Like a JS tool, it only reads its arguments.
+    fn execute_ref(&self, args: &Value, _: Context) -> LocalBoxFuture<'static, ToolResult> {
         let city = args.get("city").and_then(Value::as_str).unwrap_or_default();
         let out = format!("{}:{city}={}", self.spec.name, self.answer);
         Box::pin(async move { ToolResult::ok(out) })

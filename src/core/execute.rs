@@ -29,10 +29,48 @@ pub fn run_checked(
         Ok(args) => args,
         Err(message) => return Box::pin(async move { ToolResult::error(message) }),
     };
+    raced(&tool, ctx, clock, |tool, ctx| tool.execute(args, ctx))
+}
+
+/// [`run_checked`] with borrowed arguments, for a caller that keeps them (the agent loop
+/// records them): the tool gets them through [`Tool::execute_ref`](super::tool::Tool), so a
+/// tool that only reads them is never given a copy.
+///
+/// ```
+/// # use toolnexus::core::toolkit::Toolkit;
+/// let kit = Toolkit::default();
+/// let out = futures_executor::block_on(kit.execute_ref("nope", &serde_json::json!({}), Default::default()));
+/// assert_eq!(out.output, "Unknown tool: nope. Available tools: none");
+/// ```
+pub fn run_checked_ref(
+    tool: SharedTool,
+    args: &Value,
+    ctx: Context,
+    clock: Option<Rc<dyn Clock>>,
+) -> LocalBoxFuture<'static, ToolResult> {
+    let checked = match args {
+        Value::Null => check_args(&tool, Value::Null).map(Some),
+        args => check_shape_and_schema(&tool, args).map(|()| None),
+    };
+    match checked {
+        Err(message) => Box::pin(async move { ToolResult::error(message) }),
+        // `null` counts as `{}`: the tool gets the (empty, unallocated) object.
+        Ok(Some(empty)) => raced(&tool, ctx, clock, |tool, ctx| tool.execute(empty, ctx)),
+        Ok(None) => raced(&tool, ctx, clock, |tool, ctx| tool.execute_ref(args, ctx)),
+    }
+}
+
+/// Starts the call (`call`) raced against the caller's signal and time budget, when it has
+/// either; otherwise the tool's own future, with nothing copied.
+fn raced(
+    tool: &SharedTool,
+    ctx: Context,
+    clock: Option<Rc<dyn Clock>>,
+    call: impl FnOnce(&SharedTool, Context) -> LocalBoxFuture<'static, ToolResult>,
+) -> LocalBoxFuture<'static, ToolResult> {
     let timer = ctx.timeout_ms.zip(clock);
     if ctx.signal.is_none() && timer.is_none() {
-        // Nothing to race (the usual call): the tool's own future, with no name copied.
-        return tool.execute(args, ctx);
+        return call(tool, ctx);
     }
     let name = tool.spec().name.clone();
     if let Some(signal) = ctx.signal.as_ref().filter(|s| s.is_aborted()) {
@@ -56,26 +94,31 @@ pub fn run_checked(
             ))
         }));
     }
-    racers.insert(0, tool.execute(args, ctx));
+    racers.insert(0, call(tool, ctx));
     Box::pin(async move { select_all(racers).await.0 })
 }
 
 fn check_args(tool: &SharedTool, args: Value) -> Result<Value, String> {
-    let spec = tool.spec();
     let args = match args {
         Value::Null => Value::Object(Map::new()),
-        Value::Object(map) => Value::Object(map),
-        other => {
-            return Err(format!(
-                "Invalid arguments for tool \"{}\": arguments must be a JSON object, got {}",
-                spec.name,
-                json_type(&other)
-            ))
-        }
+        args => args,
     };
-    let issues = schema::validate(&args, &spec.input_schema);
+    check_shape_and_schema(tool, &args).map(|()| args)
+}
+
+/// Arguments must be an object matching the tool's input schema.
+fn check_shape_and_schema(tool: &SharedTool, args: &Value) -> Result<(), String> {
+    let spec = tool.spec();
+    if !args.is_object() {
+        return Err(format!(
+            "Invalid arguments for tool \"{}\": arguments must be a JSON object, got {}",
+            spec.name,
+            json_type(args)
+        ));
+    }
+    let issues = schema::validate(args, &spec.input_schema);
     if issues.is_empty() {
-        Ok(args)
+        Ok(())
     } else {
         Err(format!(
             "Invalid arguments for tool \"{}\": {}",

@@ -44,6 +44,12 @@ pub trait Tool {
     fn spec(&self) -> &ToolSpec;
     /// Runs the tool with already-validated arguments.
     fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult>;
+    /// [`execute`](Self::execute) with borrowed arguments, for a caller that keeps them. The
+    /// default copies them; a tool that only reads them (a JS tool writes them out as text)
+    /// says so by overriding this, and is never given a copy.
+    fn execute_ref(&self, args: &Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+        self.execute(args.clone(), ctx)
+    }
 }
 
 /// A shared tool.

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::builtin_toggle;
-use super::execute::run_checked;
+use super::execute::{run_checked, run_checked_ref};
 use super::host::{Clock, LocalBoxFuture};
 use super::spec::ToolSpec;
 use super::tool::{Context, SharedTool};
@@ -184,6 +184,23 @@ impl Toolkit {
     ) -> LocalBoxFuture<'static, ToolResult> {
         match self.get(name) {
             Some(tool) => run_checked(tool, args, ctx, self.clock.clone()),
+            None => {
+                let result = ToolResult::error(self.unknown_tool_message(name));
+                Box::pin(async move { result })
+            }
+        }
+    }
+
+    /// [`execute`](Self::execute) with borrowed arguments, for a caller that keeps them
+    /// (see [`run_checked_ref`](super::execute::run_checked_ref)).
+    pub fn execute_ref(
+        &self,
+        name: &str,
+        args: &Value,
+        ctx: Context,
+    ) -> LocalBoxFuture<'static, ToolResult> {
+        match self.get(name) {
+            Some(tool) => run_checked_ref(tool, args, ctx, self.clock.clone()),
             None => {
                 let result = ToolResult::error(self.unknown_tool_message(name));
                 Box::pin(async move { result })

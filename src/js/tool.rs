@@ -34,6 +34,11 @@ impl Tool for JsTool {
     /// Calls the function at once (a tool runs when its future is made); a result it gives
     /// synchronously is read then, so the future holds no copy of the function or the name.
     fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+        self.execute_ref(&args, ctx)
+    }
+
+    /// The arguments are only written out as text: never copied.
+    fn execute_ref(&self, args: &Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
         let signal = ctx.signal.as_ref().and_then(|s| {
             let any = s.as_any();
             match any.downcast_ref::<JsSignal>() {
@@ -45,7 +50,7 @@ impl Tool for JsTool {
             .answer
             .as_ref()
             .and_then(|a| serde_json::to_string(a).ok());
-        let args = json_text::to_text(&args);
+        let args = json_text::to_text(args);
         let slot = Slot::new();
         let returned = shim_call_tool(
             &self.func,

@@ -75,12 +75,22 @@ thread_local! {
     /// Live toolkits by id, so a client given a `Toolkit` object can reach its core toolkit.
     static LIVE: RefCell<HashMap<u32, std::rc::Weak<Toolkit>>> = RefCell::new(HashMap::new());
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    /// The last toolkit found by id: a client runs with the same toolkit run after run, and
+    /// this answers without hashing. Ids are never reused, so an entry can only go stale by
+    /// its toolkit dying, which `upgrade` sees.
+    static LAST_FOUND: RefCell<Option<(u32, std::rc::Weak<Toolkit>)>> = const { RefCell::new(None) };
 }
 
 impl Drop for ToolkitHandle {
     fn drop(&mut self) {
         let id = self.id;
         LIVE.with(|live| live.borrow_mut().remove(&id));
+        LAST_FOUND.with(|last| {
+            let mut last = last.borrow_mut();
+            if last.as_ref().is_some_and(|(at, _)| *at == id) {
+                *last = None;
+            }
+        });
     }
 }
 
@@ -105,7 +115,17 @@ pub fn instance_marker() -> JsValue {
 /// The core toolkit of the id `runOptions` found for a `Toolkit` object, if it still lives.
 pub fn core_toolkit_by_id(id: &JsValue) -> Option<Rc<Toolkit>> {
     let id = id.as_f64()? as u32;
-    LIVE.with(|live| live.borrow().get(&id).and_then(std::rc::Weak::upgrade))
+    let cached = LAST_FOUND.with(|last| match &*last.borrow() {
+        Some((at, kit)) if *at == id => kit.upgrade(),
+        _ => None,
+    });
+    if cached.is_some() {
+        return cached;
+    }
+    let found = LIVE.with(|live| live.borrow().get(&id).cloned())?;
+    let kit = found.upgrade()?;
+    LAST_FOUND.with(|last| *last.borrow_mut() = Some((id, found)));
+    Some(kit)
 }
 
 #[wasm_bindgen(js_class = Toolkit)]

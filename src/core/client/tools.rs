@@ -106,10 +106,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
                 signal: env.signal.clone(),
                 ..Context::default()
             };
-            (
-                env.toolkit.execute(&info.name, args.clone(), ctx).await,
-                true,
-            )
+            (env.toolkit.execute_ref(&info.name, &args, ctx).await, true)
         }
     };
     if let Some(request) = pending_of(&result) {
