@@ -199,7 +199,11 @@ fn execute_ref_checks_and_routes_exactly_as_execute_does() {
         let by_ref = block_on(kit.execute_ref(name, &args, Context::default()));
         assert_eq!(by_ref, by_value, "{name} {args}");
     }
-    assert_eq!(tool.calls.get(), 2, "only the valid call ran, once each way");
+    assert_eq!(
+        tool.calls.get(),
+        2,
+        "only the valid call ran, once each way"
+    );
 }
 
 fn hanging_kit(clock: Option<Rc<dyn toolnexus::core::host::Clock>>) -> (Toolkit, Rc<FakeTool>) {
