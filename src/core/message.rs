@@ -90,6 +90,42 @@ impl Message {
         Message::from_canonical(String::from_utf8(out).unwrap_or_default())
     }
 
+    /// `{"role": role, "content": content}`, as [`strings`](Self::strings) writes it, with
+    /// its keys written as the literal text they are.
+    ///
+    /// ```
+    /// # use toolnexus::core::message::Message;
+    /// let m = Message::role_content("user", "say \"hi\"");
+    /// assert_eq!(m, Message::strings(&[("role", "user"), ("content", "say \"hi\"")]));
+    /// ```
+    pub fn role_content(role: &str, content: &str) -> Message {
+        let mut out = Vec::with_capacity(role.len() + content.len() + 26);
+        out.extend_from_slice(br#"{"role":"#);
+        json_text::write_str(&mut out, role);
+        out.extend_from_slice(br#","content":"#);
+        json_text::write_str(&mut out, content);
+        out.push(b'}');
+        Message::from_canonical(String::from_utf8(out).unwrap_or_default())
+    }
+
+    /// An OpenAI tool result, `{"role": "tool", "tool_call_id": id, "content": output}`, as
+    /// [`strings`](Self::strings) writes it.
+    ///
+    /// ```
+    /// # use toolnexus::core::message::Message;
+    /// let m = Message::tool_result("call_1", "sunny\n");
+    /// assert_eq!(m, Message::strings(&[("role", "tool"), ("tool_call_id", "call_1"), ("content", "sunny\n")]));
+    /// ```
+    pub fn tool_result(id: &str, output: &str) -> Message {
+        let mut out = Vec::with_capacity(id.len() + output.len() + 48);
+        out.extend_from_slice(br#"{"role":"tool","tool_call_id":"#);
+        json_text::write_str(&mut out, id);
+        out.extend_from_slice(br#","content":"#);
+        json_text::write_str(&mut out, output);
+        out.push(b'}');
+        Message::from_canonical(String::from_utf8(out).unwrap_or_default())
+    }
+
     /// The message's JSON text.
     pub fn text(&self) -> &str {
         &self.text

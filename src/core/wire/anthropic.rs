@@ -63,7 +63,7 @@ impl Dialect for Anthropic {
     /// History plus the prompt; the system prompt never enters the messages.
     fn start(&self, _system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message> {
         let mut messages = history;
-        messages.push(Message::strings(&[("role", "user"), ("content", prompt)]));
+        messages.push(Message::role_content("user", prompt));
         messages
     }
 

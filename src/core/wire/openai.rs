@@ -51,9 +51,9 @@ impl Dialect for OpenAi {
     fn start(&self, system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message> {
         let mut messages = history;
         if messages.is_empty() && !system.is_empty() {
-            messages.push(Message::strings(&[("role", "system"), ("content", system)]));
+            messages.push(Message::role_content("system", system));
         }
-        messages.push(Message::strings(&[("role", "user"), ("content", prompt)]));
+        messages.push(Message::role_content("user", prompt));
         messages
     }
 
@@ -115,13 +115,7 @@ impl Dialect for OpenAi {
     fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message> {
         results
             .iter()
-            .map(|(id, result)| {
-                Message::strings(&[
-                    ("role", "tool"),
-                    ("tool_call_id", id),
-                    ("content", &result.output),
-                ])
-            })
+            .map(|(id, result)| Message::tool_result(id, &result.output))
             .collect()
     }
 }
