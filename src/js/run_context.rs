@@ -58,13 +58,28 @@ impl RunContext {
     pub fn read_with(ctx: &JsValue, what: &str, mode: HistoryMode) -> Result<RunContext, JsValue> {
         let invalid = |m: String| js_error("invalid_options", &m);
         // Every field in one crossing, by position (see `runOptions` in shim.js).
-        let fields = shim_run_options(ctx, &instance_marker());
-        let field = |i: u32| js_sys::Reflect::get_u32(&fields, i).unwrap_or(JsValue::UNDEFINED);
-        let toolkit = core_toolkit_by_id(&field(0)).ok_or_else(|| {
+        let no_toolkit = || {
             invalid(format!(
                 "{what}: ctx.toolkit must be a Toolkit made by createToolkit"
             ))
-        })?;
+        };
+        let fields = shim_run_options(ctx, &instance_marker());
+        if fields.as_f64().is_some() {
+            // Only a toolkit (see `runOptions`): every other field is absent.
+            let toolkit = core_toolkit_by_id(&fields).ok_or_else(no_toolkit)?;
+            return Ok(RunContext {
+                toolkit,
+                caller: None,
+                history: Vec::new(),
+                history_text: None,
+                history_host: None,
+                history_items: None,
+                id: None,
+                on_text: None,
+            });
+        }
+        let field = |i: u32| js_sys::Reflect::get_u32(&fields, i).unwrap_or(JsValue::UNDEFINED);
+        let toolkit = core_toolkit_by_id(&field(0)).ok_or_else(no_toolkit)?;
         let caller = signal_of(&field(1)).map_err(|m| invalid(format!("{what}: {m}")))?;
         let raw_history = field(2);
         let history_items = match mode {
