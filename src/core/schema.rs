@@ -23,10 +23,13 @@ const TYPE_NAMES: [&str; 7] = [
     "object", "array", "string", "number", "integer", "boolean", "null",
 ];
 
-/// Size keywords (min, max), the verb and the unit used in messages.
-type Size = (&'static str, &'static str, &'static str, &'static str);
-const STRING_SIZE: Size = ("minLength", "maxLength", "be", "character");
-const ARRAY_SIZE: Size = ("minItems", "maxItems", "have", "item");
+/// A size's `minLength`/`maxLength` (or `minItems`/`maxItems`) keywords, when present.
+type Bounds<'s> = (Option<&'s Value>, Option<&'s Value>);
+
+/// The verb and the unit a size bound's message uses.
+type Size = (&'static str, &'static str);
+const STRING_SIZE: Size = ("be", "character");
+const ARRAY_SIZE: Size = ("have", "item");
 
 type Bound = (&'static str, &'static str, fn(Ordering) -> bool);
 
@@ -210,15 +213,6 @@ impl<'s> Keywords<'s> {
         }
         kw
     }
-
-    /// The (min, max) keywords of a [`Size`].
-    fn size(&self, size: Size) -> (Option<&'s Value>, Option<&'s Value>) {
-        if size.0 == STRING_SIZE.0 {
-            (self.min_length, self.max_length)
-        } else {
-            (self.min_items, self.max_items)
-        }
-    }
 }
 
 /// Walks a value and its schema, collecting issues.
@@ -255,7 +249,10 @@ impl Walker {
         }
         self.check_enum_const(value, &kw, at.path);
         match value {
-            Value::String(s) => self.check_size(&kw, at.path, s.chars().count(), STRING_SIZE),
+            Value::String(s) => {
+                let bounds = (kw.min_length, kw.max_length);
+                self.check_size(bounds, at.path, s.chars().count(), STRING_SIZE);
+            }
             Value::Number(n) => self.check_number(n, &kw, at.path),
             Value::Array(items) => self.check_array(items, &kw, at),
             Value::Object(map) => self.check_object(map, &kw, at),
@@ -279,9 +276,9 @@ impl Walker {
     }
 
     /// Length bounds: `must be at least 3 characters`, `must have at most 2 items`.
-    fn check_size(&mut self, kw: &Keywords<'_>, path: Path<'_>, len: usize, size: Size) {
-        let (_, _, verb, noun) = size;
-        let (min, max) = kw.size(size);
+    fn check_size(&mut self, bounds: Bounds<'_>, path: Path<'_>, len: usize, size: Size) {
+        let (verb, noun) = size;
+        let (min, max) = bounds;
         let len = u64::try_from(len).unwrap_or(u64::MAX);
         if let Some(min) = min.and_then(count_keyword).filter(|&min| len < min) {
             self.push(path, format!("must {verb} at least {}", plural(min, noun)));
@@ -303,7 +300,12 @@ impl Walker {
     }
 
     fn check_array(&mut self, items: &[Value], kw: &Keywords<'_>, at: At<'_>) {
-        self.check_size(kw, at.path, items.len(), ARRAY_SIZE);
+        self.check_size(
+            (kw.min_items, kw.max_items),
+            at.path,
+            items.len(),
+            ARRAY_SIZE,
+        );
         if let Some(item_schema) = kw.items.filter(|s| s.is_object()) {
             for (i, item) in items.iter().enumerate() {
                 let path = Path::Index(&at.path, i);

@@ -182,13 +182,7 @@ impl Toolkit {
         args: Value,
         ctx: Context,
     ) -> LocalBoxFuture<'static, ToolResult> {
-        match self.get(name) {
-            Some(tool) => run_checked(tool, args, ctx, self.clock.clone()),
-            None => {
-                let result = ToolResult::error(self.unknown_tool_message(name));
-                Box::pin(async move { result })
-            }
-        }
+        self.route(name, |tool, clock| run_checked(tool, args, ctx, clock))
     }
 
     /// [`execute`](Self::execute) with borrowed arguments, for a caller that keeps them
@@ -199,8 +193,17 @@ impl Toolkit {
         args: &Value,
         ctx: Context,
     ) -> LocalBoxFuture<'static, ToolResult> {
+        self.route(name, |tool, clock| run_checked_ref(tool, args, ctx, clock))
+    }
+
+    /// `run` with the tool called `name` (and the toolkit's clock), or the unknown-tool result.
+    fn route(
+        &self,
+        name: &str,
+        run: impl FnOnce(SharedTool, Option<Rc<dyn Clock>>) -> LocalBoxFuture<'static, ToolResult>,
+    ) -> LocalBoxFuture<'static, ToolResult> {
         match self.get(name) {
-            Some(tool) => run_checked_ref(tool, args, ctx, self.clock.clone()),
+            Some(tool) => run(tool, self.clock.clone()),
             None => {
                 let result = ToolResult::error(self.unknown_tool_message(name));
                 Box::pin(async move { result })
