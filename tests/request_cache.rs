@@ -111,7 +111,7 @@ fn tools_a_before_llm_hook_swaps_in_go_out_with_the_next_call() {
         ]);
         let swapped = kit(&["omega"], "")
             .tool_list(style.dialect().name(), |specs| style.dialect().tools(specs));
-        let swapped_value = swapped.value.clone();
+        let swapped_value = swapped.value().clone();
         let hooks = Rc::new(FakeHooks {
             before_llm: Some(Box::new(move |_, _, turn| {
                 Ok(LlmOverride {

@@ -20,13 +20,13 @@ fn spec(name: &str) -> ToolSpec {
 fn body(d: &dyn Dialect, system: &str, with_tools: bool, stream: bool) -> String {
     let (a, b) = (spec("a"), spec("b"));
     let both = [&a, &b];
-    let tools = d.tools(if with_tools { &both } else { &[] });
+    let tools = ToolList::from_text(d.tools(if with_tools { &both } else { &[] }));
     let msgs = d.start(system, Vec::new(), "hi \"there\"\n");
     body_json(
-        &d.body("m-1", system, &tools, stream),
+        &d.body("m-1", system, tools.has_tools(), stream),
         "",
         &msgs,
-        &ToolList::new(tools.clone()),
+        &tools,
     )
 }
 
@@ -56,9 +56,10 @@ fn openai_bodies_are_byte_exact() {
     let bare = format!(r#"{{"model":"m-1","messages":[{USER}],{stream}}}"#);
     assert_eq!(body(&OpenAi, "", false, true), bare);
     // Not an array: treated as no tools.
-    let b = OpenAi.body("m", "", &json!({"x": 1}), false);
+    let not_array = ToolList::new(json!({"x": 1}));
+    let b = OpenAi.body("m", "", not_array.has_tools(), false);
     assert_eq!(
-        body_json(&b, "", &[], &ToolList::new(json!({"x": 1}))),
+        body_json(&b, "", &[], &not_array),
         r#"{"model":"m","messages":[]}"#
     );
 }
@@ -93,7 +94,7 @@ fn bodies_escape_like_json_stringify() {
         json!({"role": "user", "content": "é \"q\" \u{1}\n\t/ \u{2028} \u{7f}"}),
     )];
     let b = body_json(
-        &Anthropic.body("m", "", &json!([]), false),
+        &Anthropic.body("m", "", ToolList::new(json!([])).has_tools(), false),
         "",
         &msgs,
         &ToolList::new(json!([])),

@@ -1,8 +1,11 @@
 //! Provider tool schemas (SPEC §4 "Adapter mapping"). Key order is part of the contract: the
-//! JSON text these produce is byte-identical to the reference ports'.
+//! JSON text these produce is byte-identical to the reference ports'. Each list is written as
+//! text, each tool's schema spliced in as its own text (a schema JavaScript gave is never
+//! parsed for it); the `to_*` forms parse that text for callers that want data.
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
+use super::json_text::write_str;
 use super::spec::ToolSpec;
 
 /// OpenAI: `[{type: "function", function: {name, description, parameters}}]`.
@@ -14,19 +17,23 @@ use super::spec::ToolSpec;
 ///     r#"[{"type":"function","function":{"name":"t","description":"d","parameters":{"type":"object"}}}]"#);
 /// ```
 pub fn to_openai<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    specs
-        .into_iter()
-        .map(|s| {
-            let mut function = Map::new();
-            function.insert("name".into(), json!(s.name));
-            function.insert("description".into(), json!(s.description));
-            function.insert("parameters".into(), s.input_schema.clone());
-            let mut entry = Map::new();
-            entry.insert("type".into(), json!("function"));
-            entry.insert("function".into(), Value::Object(function));
-            Value::Object(entry)
-        })
-        .collect()
+    parsed(&openai_text(specs))
+}
+
+/// [`to_openai`] as JSON text.
+///
+/// ```
+/// # use toolnexus::core::{adapters::openai_text, spec::ToolSpec};
+/// let s = ToolSpec::new("t", "d", serde_json::json!({}), "native").unwrap();
+/// assert_eq!(openai_text([&s]),
+///     r#"[{"type":"function","function":{"name":"t","description":"d","parameters":{}}}]"#);
+/// ```
+pub fn openai_text<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> String {
+    list(specs, |out, s| {
+        out.extend_from_slice(br#"{"type":"function","function":"#);
+        declaration(out, s, "parameters");
+        out.push(b'}');
+    })
 }
 
 /// Anthropic: `[{name, description, input_schema}]`.
@@ -38,10 +45,17 @@ pub fn to_openai<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
 ///     r#"[{"name":"t","description":"d","input_schema":{"type":"object"}}]"#);
 /// ```
 pub fn to_anthropic<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    specs
-        .into_iter()
-        .map(|s| declaration(s, "input_schema"))
-        .collect()
+    parsed(&anthropic_text(specs))
+}
+
+/// [`to_anthropic`] as JSON text.
+///
+/// ```
+/// # use toolnexus::core::adapters::anthropic_text;
+/// assert_eq!(anthropic_text([]), "[]");
+/// ```
+pub fn anthropic_text<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> String {
+    list(specs, |out, s| declaration(out, s, "input_schema"))
 }
 
 /// Gemini: one element wrapping every tool, `[{functionDeclarations: [{name, description,
@@ -52,19 +66,53 @@ pub fn to_anthropic<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value 
 /// assert_eq!(to_gemini([]).to_string(), r#"[{"functionDeclarations":[]}]"#);
 /// ```
 pub fn to_gemini<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
-    let declarations: Vec<Value> = specs
-        .into_iter()
-        .map(|s| declaration(s, "parameters"))
-        .collect();
-    let mut wrapper = Map::new();
-    wrapper.insert("functionDeclarations".into(), Value::Array(declarations));
-    Value::Array(vec![Value::Object(wrapper)])
+    parsed(&gemini_text(specs))
 }
 
-fn declaration(spec: &ToolSpec, schema_key: &str) -> Value {
-    let mut entry = Map::new();
-    entry.insert("name".into(), json!(spec.name));
-    entry.insert("description".into(), json!(spec.description));
-    entry.insert(schema_key.into(), spec.input_schema.clone());
-    Value::Object(entry)
+/// [`to_gemini`] as JSON text.
+///
+/// ```
+/// # use toolnexus::core::{adapters::gemini_text, spec::ToolSpec};
+/// let s = ToolSpec::new("t", "", serde_json::json!({}), "native").unwrap();
+/// assert_eq!(gemini_text([&s]),
+///     r#"[{"functionDeclarations":[{"name":"t","description":"","parameters":{}}]}]"#);
+/// ```
+pub fn gemini_text<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> String {
+    let declarations = list(specs, |out, s| declaration(out, s, "parameters"));
+    format!(r#"[{{"functionDeclarations":{declarations}}}]"#)
+}
+
+/// `[` each spec written by `write`, comma-separated `]`.
+fn list<'a>(
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+    mut write: impl FnMut(&mut Vec<u8>, &ToolSpec),
+) -> String {
+    let mut out = vec![b'['];
+    for (i, spec) in specs.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(&mut out, spec);
+    }
+    out.push(b']');
+    // Only whole strings and canonical schema texts went in: always UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `{"name":…,"description":…,"<schema_key>":<schema>}`.
+fn declaration(out: &mut Vec<u8>, spec: &ToolSpec, schema_key: &str) {
+    out.extend_from_slice(br#"{"name":"#);
+    write_str(out, &spec.name);
+    out.extend_from_slice(br#","description":"#);
+    write_str(out, &spec.description);
+    out.push(b',');
+    write_str(out, schema_key);
+    out.push(b':');
+    out.extend_from_slice(spec.input_schema.text().as_bytes());
+    out.push(b'}');
+}
+
+/// The value of JSON text these functions wrote (always valid).
+fn parsed(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
 }

@@ -13,6 +13,7 @@ pub mod execute;
 pub mod fs;
 pub mod host;
 pub mod http_tool;
+pub mod input_schema;
 pub mod jsfmt;
 pub mod json_read;
 pub mod json_scan;

@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use super::input_schema::InputSchema;
+use super::json_scan::Reader;
 use super::types::sanitize;
 
 /// Why a tool definition was refused.
@@ -50,29 +52,84 @@ pub struct ToolSpec {
     pub name: String,
     /// What the tool does, for the model.
     pub description: String,
-    /// JSON Schema of the arguments object.
-    pub input_schema: Value,
+    /// JSON Schema of the arguments object (reads as a `Value`; see [`InputSchema`]).
+    pub input_schema: InputSchema,
     /// `"native" | "mcp" | "skill" | "builtin" | "http" | "a2a" | "relay" | "custom"`.
     pub source: String,
 }
 
 impl ToolSpec {
-    /// Checks and builds a spec.
+    /// Checks and builds a spec. `input_schema` is a `Value` or an [`InputSchema`] (one made
+    /// from text was checked when it was made).
     pub fn new(
         name: impl Into<String>,
         description: impl Into<String>,
-        input_schema: Value,
+        input_schema: impl Into<InputSchema>,
         source: impl Into<String>,
     ) -> Result<Self, SpecError> {
         let name = name.into();
         check_name(&name)?;
-        check_schema(&name, &input_schema)?;
+        let input_schema = input_schema.into();
+        if let Some(value) = input_schema.parsed() {
+            check_schema(&name, value)?;
+        }
         Ok(ToolSpec {
             name,
             description: description.into(),
             input_schema,
             source: source.into(),
         })
+    }
+
+    /// A spec from the JSON text `[name, description, source, inputSchema]` (`null` for an
+    /// absent description, source or schema; `default_source` fills the source), the schema
+    /// kept as text. `None` when the text is not that shape or the reader does not take it
+    /// (see [`InputSchema::from_json_text`]): the caller then reads the fields the slow way.
+    ///
+    /// ```
+    /// # use toolnexus::core::spec::ToolSpec;
+    /// let s = ToolSpec::from_fields_text(r#"["t", null, null, {"type": "object"}]"#, "native").unwrap().unwrap();
+    /// assert_eq!((s.name.as_str(), s.source.as_str(), s.input_schema.text()), ("t", "native", r#"{"type":"object"}"#));
+    /// assert!(ToolSpec::from_fields_text(r#"["a b", "", null, null]"#, "native").unwrap().is_err());
+    /// assert!(ToolSpec::from_fields_text(r#"["t", "", null, {"type": "array"}]"#, "native").is_none());
+    /// ```
+    pub fn from_fields_text(text: &str, default_source: &str) -> Option<Result<Self, SpecError>> {
+        let mut reader = Reader::new(text);
+        let (mut name, mut description, mut source, mut schema) = (None, None, None, None);
+        reader.array(|r, i| {
+            match i {
+                0 => name = Some(r.string()?),
+                1 => description = optional_string(r)?,
+                2 => source = optional_string(r)?,
+                3 => {
+                    if !r.null()? {
+                        schema = Some(InputSchema::read(r)?);
+                    }
+                }
+                _ => return None,
+            }
+            Some(())
+        })?;
+        reader.finish()?;
+        let input_schema = match schema {
+            Some(schema) => schema,
+            None => empty_schema().into(),
+        };
+        Some(ToolSpec::new(
+            name?,
+            description.unwrap_or_default(),
+            input_schema,
+            source.map_or_else(|| default_source.to_owned(), |s| s.into_owned()),
+        ))
+    }
+}
+
+/// A string, or `null` (`Some(None)`); `None` for anything else.
+fn optional_string<'a>(reader: &mut Reader<'a>) -> Option<Option<std::borrow::Cow<'a, str>>> {
+    if reader.null()? {
+        Some(None)
+    } else {
+        reader.string().map(Some)
     }
 }
 

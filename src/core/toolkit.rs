@@ -122,22 +122,22 @@ impl Toolkit {
     /// time and kept until the toolkit changes, so runs do not rebuild it.
     ///
     /// ```
-    /// # use toolnexus::core::{adapters::to_openai, toolkit::Toolkit};
+    /// # use toolnexus::core::{adapters::openai_text, toolkit::Toolkit};
     /// let kit = Toolkit::default();
-    /// let list = kit.tool_list("openai", |specs| to_openai(specs.iter().copied()));
-    /// let again = kit.tool_list("openai", |_| serde_json::json!(["never built"]));
+    /// let list = kit.tool_list("openai", |specs| openai_text(specs.iter().copied()));
+    /// let again = kit.tool_list("openai", |_| r#"["never built"]"#.into());
     /// assert!(std::rc::Rc::ptr_eq(&list, &again));
     /// assert_eq!(again.text(), "[]");
     /// ```
     pub fn tool_list(
         &self,
         format: &'static str,
-        build: impl FnOnce(&[&ToolSpec]) -> Value,
+        build: impl FnOnce(&[&ToolSpec]) -> String,
     ) -> Rc<ToolList> {
         if let Some((_, list)) = self.inner.borrow().lists.iter().find(|(f, _)| *f == format) {
             return list.clone();
         }
-        let list = Rc::new(ToolList::new(self.with_specs(build)));
+        let list = Rc::new(ToolList::from_text(self.with_specs(build)));
         self.inner.borrow_mut().lists.push((format, list.clone()));
         list
     }

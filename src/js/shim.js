@@ -68,6 +68,26 @@ function exchange(fetch, url, method, headers, body, splice, after, signal) {
   )
 }
 
+/**
+ * A tool definition's `name`, `description`, `source` and `inputSchema` in one crossing, as
+ * the JSON text `[name, description, source, inputSchema]` (an absent field `null`), when
+ * `name` is a string, `description` and `source` strings or absent, and `inputSchema` absent or
+ * a non-array object `JSON.stringify` takes; `undefined` for anything else (a throwing getter
+ * too), and the caller reads the fields one by one for the precise error.
+ */
+export function toolFields(tool) {
+  try {
+    const { name, description, source, inputSchema } = tool
+    if (typeof name !== "string") return undefined
+    if (description != null && typeof description !== "string") return undefined
+    if (source != null && typeof source !== "string") return undefined
+    if (inputSchema != null && (typeof inputSchema !== "object" || Array.isArray(inputSchema))) return undefined
+    return JSON.stringify([name, description ?? null, source ?? null, inputSchema ?? null])
+  } catch {
+    return undefined
+  }
+}
+
 /** Each `Toolkit` object this module instance made: `[marker, id]` (see src/js/toolkit.rs). */
 const toolkits = new WeakMap()
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_json, get, js_error, to_json, type_name};
+use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
 use super::host::{signal_from, JsClock, JsSignal};
 use super::run_context::Unfired;
 use super::tool_result::decode_outcome;
@@ -74,6 +74,10 @@ impl Tool for JsTool {
 
 #[wasm_bindgen(module = "/src/js/shim.js")]
 extern "C" {
+    /// See `shim.js`: a tool definition's fields as JSON text, or `undefined`.
+    #[wasm_bindgen(js_name = toolFields)]
+    fn shim_tool_fields(tool: &JsValue) -> JsValue;
+
     /// See `shim.js`: the whole call of a JS tool function in one crossing.
     #[wasm_bindgen(js_name = callTool)]
     fn shim_call_tool(
@@ -130,6 +134,12 @@ pub fn tool_from_js(value: &JsValue, default_source: &str) -> Result<SharedTool,
 
 /// Reads and checks `name`, `description`, `inputSchema` and `source` of a JS tool.
 pub fn spec_from_js(value: &JsValue, default_source: &str) -> Result<ToolSpec, String> {
+    // The usual definition: every field read in one crossing, the schema kept as its text.
+    if let Some(text) = shim_tool_fields(value).as_string() {
+        if let Some(spec) = ToolSpec::from_fields_text(&text, default_source) {
+            return spec.map_err(|e| e.to_string());
+        }
+    }
     if !value.is_object() {
         return Err(format!(
             "a tool must be an object with name, description, inputSchema and execute, got {}",
@@ -290,7 +300,7 @@ impl ToolHandle {
     /// The JSON Schema of the arguments (a fresh copy).
     #[wasm_bindgen(getter, js_name = inputSchema, unchecked_return_type = "JSONSchema")]
     pub fn input_schema(&self) -> JsValue {
-        from_json(&self.inner.spec().input_schema)
+        from_json_text(self.inner.spec().input_schema.text())
     }
 
     /// Runs the tool. Arguments are checked against `inputSchema` first; every failure,

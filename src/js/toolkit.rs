@@ -228,10 +228,9 @@ impl ToolkitHandle {
     /// OpenAI tool schemas: `[{type: "function", function: {name, description, parameters}}]`.
     #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
     pub fn to_openai(&self) -> JsValue {
-        let list = self
-            .state
-            .kit
-            .tool_list("openai", |specs| adapters::to_openai(specs.iter().copied()));
+        let list = self.state.kit.tool_list("openai", |specs| {
+            adapters::openai_text(specs.iter().copied())
+        });
         from_json_text(list.text())
     }
 
@@ -239,7 +238,7 @@ impl ToolkitHandle {
     #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
     pub fn to_anthropic(&self) -> JsValue {
         let list = self.state.kit.tool_list("anthropic", |specs| {
-            adapters::to_anthropic(specs.iter().copied())
+            adapters::anthropic_text(specs.iter().copied())
         });
         from_json_text(list.text())
     }
@@ -247,10 +246,9 @@ impl ToolkitHandle {
     /// Gemini tool schemas: `[{functionDeclarations: [{name, description, parameters}]}]`.
     #[wasm_bindgen(js_name = toGemini, unchecked_return_type = "GeminiTools")]
     pub fn to_gemini(&self) -> JsValue {
-        let list = self
-            .state
-            .kit
-            .tool_list("gemini", |specs| adapters::to_gemini(specs.iter().copied()));
+        let list = self.state.kit.tool_list("gemini", |specs| {
+            adapters::gemini_text(specs.iter().copied())
+        });
         from_json_text(list.text())
     }
 

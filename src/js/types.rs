@@ -122,9 +122,7 @@ fn specs(tools: &JsValue) -> Result<Vec<ToolSpec>, JsValue> {
 pub fn to_openai(
     #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(from_json_text(
-        &adapters::to_openai(&specs(&tools)?).to_string(),
-    ))
+    Ok(from_json_text(&adapters::openai_text(&specs(&tools)?)))
 }
 
 /// Anthropic tool schemas for any tool list.
@@ -136,9 +134,7 @@ pub fn to_openai(
 pub fn to_anthropic(
     #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(from_json_text(
-        &adapters::to_anthropic(&specs(&tools)?).to_string(),
-    ))
+    Ok(from_json_text(&adapters::anthropic_text(&specs(&tools)?)))
 }
 
 /// Gemini tool schemas for any tool list (one element wrapping every declaration).
@@ -150,9 +146,7 @@ pub fn to_anthropic(
 pub fn to_gemini(
     #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(from_json_text(
-        &adapters::to_gemini(&specs(&tools)?).to_string(),
-    ))
+    Ok(from_json_text(&adapters::gemini_text(&specs(&tools)?)))
 }
 
 /// A relay (declaration-only) tool: the model can call it, the host runs it. Every relay call

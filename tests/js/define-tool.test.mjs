@@ -2,7 +2,7 @@
 // return value, throw and rejection becomes (src/js/tool_result.rs).
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { defineTool, Tool } from "../../pkg/node.mjs"
+import { createToolkit, defineTool, toOpenAI, Tool } from "../../pkg/node.mjs"
 
 const EMPTY_SCHEMA = { type: "object", properties: {}, additionalProperties: false }
 
@@ -200,4 +200,66 @@ test("invalid definitions throw an Error with code invalid_tool and a clear mess
       message,
     )
   }
+})
+
+test("a schema of any content reads back, and goes to every provider list, as JSON.stringify gives it", async () => {
+  const deep = (n) => (n === 0 ? { type: "string" } : { type: "object", properties: { x: deep(n - 1) } })
+  const schemas = [
+    { type: "object", properties: { n: { type: "number", minimum: 0.5, maximum: 1e21, multipleOf: 1e-7 } } },
+    { type: "object", properties: { big: { const: 2 ** 60 }, neg: { const: -0 }, small: { const: -12 } } },
+    { description: 'quotes " and \\ and \n and \u0001 and é and 😀 and \u2028', required: ["a"] },
+    { type: "object", properties: { 10: { type: "string" }, b: {}, 2: {} } },
+    { type: "object", toJSON: () => ({ type: "object", properties: { viaToJSON: {} } }) },
+    deep(60),
+  ]
+  for (const schema of schemas) {
+    const expected = JSON.parse(JSON.stringify(schema))
+    const tool = defineTool({ name: "t", description: "d", inputSchema: schema, run: () => "" })
+    assert.deepEqual(tool.inputSchema, expected)
+    const toolkit = await createToolkit({ builtins: false, extraTools: [tool] })
+    assert.deepEqual(toolkit.toOpenAI()[0].function.parameters, expected)
+    assert.deepEqual(toolkit.toAnthropic()[0].input_schema, expected)
+    assert.deepEqual(toolkit.toGemini()[0].functionDeclarations[0].parameters, expected)
+    assert.deepEqual(toOpenAI([tool])[0].function.parameters, expected)
+  }
+})
+
+test("a schema JSON cannot carry is refused with the reason", () => {
+  const deep = (n) => (n === 0 ? {} : { type: "object", properties: { x: deep(n - 1) } })
+  const circular = { type: "object" }
+  circular.self = circular
+  const cases = [
+    [{ type: "object", properties: { d: { description: "\ud800" } } }, /inputSchema is not JSON: unexpected end of hex escape/],
+    [{ type: "object", properties: { x: deep(70) } }, /inputSchema is not JSON: recursion limit exceeded/],
+    [{ type: "object", n: 1n }, /inputSchema is not JSON: .*BigInt/],
+    [circular, /inputSchema is not JSON: .*circular/],
+    [{ type: "object", get boom() { throw new Error("getter threw") } }, /inputSchema is not JSON: getter threw/],
+    [{ toJSON: () => "text" }, /inputSchema must be a JSON Schema object, got string/],
+    [{ toJSON: () => ({ type: "array" }) }, /inputSchema.type must be "object" .*got "array"/],
+  ]
+  for (const [inputSchema, message] of cases) {
+    assert.throws(() => defineTool({ name: "t", inputSchema, run: () => "" }), (e) => e.code === "invalid_tool" && message.test(e.message), String(message))
+  }
+})
+
+test("a definition whose fields throw or change as they are read is refused or read once, never half-read", () => {
+  const throwing = { run: () => "", get name() { throw new Error("name getter threw") } }
+  assert.throws(() => defineTool(throwing), (e) => e.code === "invalid_tool")
+  let reads = 0
+  const counting = { run: () => "", get name() { reads++; return "counted" } }
+  assert.equal(defineTool(counting).name, "counted")
+  assert.equal(reads, 1)
+})
+
+test("arguments are checked against a schema given as text the first time the tool runs", async () => {
+  const tool = defineTool({
+    name: "t",
+    inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 2 } }, required: ["n"] },
+    run: ({ n }) => `n=${n}`,
+  })
+  assert.deepEqual(await tool.execute({ n: 3 }), { output: "n=3", isError: false })
+  const low = await tool.execute({ n: 1 })
+  assert.equal(low.isError, true)
+  assert.match(low.output, /n/)
+  assert.equal((await tool.execute({})).isError, true)
 })

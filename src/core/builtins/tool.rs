@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::core::host::LocalBoxFuture;
+use crate::core::input_schema::InputSchema;
 use crate::core::spec::{empty_schema, ToolSpec};
 use crate::core::tool::{Context, Tool};
 use crate::core::types::ToolResult;
@@ -34,7 +35,11 @@ impl Builtin {
         input_schema: &str,
         run: impl Fn(Value, Context) -> LocalBoxFuture<'static, Result<ToolResult, String>> + 'static,
     ) -> Self {
-        let input_schema = serde_json::from_str(input_schema).unwrap_or_else(|_| empty_schema());
+        let input_schema = InputSchema::from_json_text(input_schema).unwrap_or_else(|| {
+            serde_json::from_str(input_schema)
+                .unwrap_or_else(|_| empty_schema())
+                .into()
+        });
         let spec = ToolSpec {
             name: name.to_owned(),
             description: description.to_owned(),

@@ -327,7 +327,7 @@ impl Llm {
         let body = self.body(system, tools, stream);
         let body = self
             .hooks
-            .body_transform(body_value(body, prefix, messages, &tools.value))
+            .body_transform(body_value(body, prefix, messages, tools.value()))
             .map_err(|message| RunError::Hook {
                 hook: "bodyTransform",
                 message,
@@ -341,7 +341,7 @@ impl Llm {
         let config = &self.config;
         let mut body = self
             .dialect
-            .body(&config.model, system, &tools.value, stream);
+            .body(&config.model, system, tools.has_tools(), stream);
         let allowed = config
             .request_params
             .iter()

@@ -305,7 +305,7 @@ impl Client {
             if self.hooks.has_before_llm() {
                 let over = self
                     .hooks
-                    .before_llm(&progress.messages, &tools.value, &self.config.model, turn)
+                    .before_llm(&progress.messages, tools.value(), &self.config.model, turn)
                     .await
                     .map_err(|message| RunError::Hook {
                         hook: "beforeLLM",

@@ -37,7 +37,7 @@ impl SkillTool {
         let spec = ToolSpec {
             name: "skill".into(),
             description: DESCRIPTION.into(),
-            input_schema: schema,
+            input_schema: schema.into(),
             source: "skill".into(),
         };
         SkillTool { spec, set }

@@ -5,9 +5,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::openai::{call_id, count, non_empty_array, provider_error};
+use super::openai::{call_id, count, provider_error};
 use super::{Dialect, Reply, ToolCall, Usage, WireError};
-use crate::core::adapters::to_anthropic;
+use crate::core::adapters::anthropic_text;
 use crate::core::message::Message;
 use crate::core::spec::ToolSpec;
 use crate::core::types::ToolResult;
@@ -56,8 +56,8 @@ impl Dialect for Anthropic {
     }
 
     /// `[{name, description, input_schema}]`.
-    fn tools(&self, specs: &[&ToolSpec]) -> Value {
-        to_anthropic(specs.iter().copied())
+    fn tools(&self, specs: &[&ToolSpec]) -> String {
+        anthropic_text(specs.iter().copied())
     }
 
     /// History plus the prompt; the system prompt never enters the messages.
@@ -69,13 +69,13 @@ impl Dialect for Anthropic {
 
     /// `{model, max_tokens: 4096, system, messages, tools?, stream?}`; `system` is always
     /// present, even when empty.
-    fn body(&self, model: &str, system: &str, tools: &Value, stream: bool) -> Map<String, Value> {
+    fn body(&self, model: &str, system: &str, has_tools: bool, stream: bool) -> Map<String, Value> {
         let mut body = Map::new();
         body.insert("model".into(), json!(model));
         body.insert("max_tokens".into(), json!(MAX_TOKENS));
         body.insert("system".into(), json!(system));
         body.insert("messages".into(), Value::Null);
-        if non_empty_array(tools) {
+        if has_tools {
             body.insert("tools".into(), Value::Null);
         }
         if stream {

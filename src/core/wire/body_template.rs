@@ -23,7 +23,7 @@ enum Piece {
 /// # use toolnexus::core::message::Message;
 /// # use serde_json::json;
 /// let tools = ToolList::new(json!([{"type": "function"}]));
-/// let template = BodyTemplate::new(&OpenAi.body("m", "", &tools.value, false));
+/// let template = BodyTemplate::new(&OpenAi.body("m", "", tools.has_tools(), false));
 /// let messages = [Message::strings(&[("role", "user"), ("content", "hi")])];
 /// assert_eq!(
 ///     template.fill("", &messages, &tools),

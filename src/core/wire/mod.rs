@@ -8,6 +8,8 @@ pub mod openai_read;
 pub mod sse;
 pub mod stream;
 
+use std::cell::OnceCell;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -95,18 +97,18 @@ pub trait Dialect {
     fn auth_headers(&self, api_key: Option<&str>) -> Vec<(String, String)>;
     /// A short name of the format (`"openai"`, `"anthropic"`), which keys cached tool lists.
     fn name(&self) -> &'static str;
-    /// The tool list in this dialect's schema.
-    fn tools(&self, specs: &[&ToolSpec]) -> Value;
+    /// The JSON text of the tool list in this dialect's schema.
+    fn tools(&self, specs: &[&ToolSpec]) -> String;
     /// The transcript a run starts from: `history` (when non-empty) plus the user's `prompt`;
     /// a dialect that keeps the system prompt in its messages adds it when history is empty.
     fn start(&self, system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message>;
-    /// The request body, keys in the reference order; an empty tool list omits `tools`. The
+    /// The request body, keys in the reference order; without tools it omits `tools`. The
     /// `messages` and `tools` entries are `null` placeholders: the caller serializes its own
     /// transcript and tool list in their place (see [`body_json`]), so a turn copies neither.
     /// A client reuses the body it made for the same system prompt, tool list and `stream`
     /// ([`RequestCache`](crate::core::client::request_cache::RequestCache)): it must depend on
     /// nothing else.
-    fn body(&self, model: &str, system: &str, tools: &Value, stream: bool) -> Map<String, Value>;
+    fn body(&self, model: &str, system: &str, has_tools: bool, stream: bool) -> Map<String, Value>;
     /// Reads a non-streaming response body.
     fn parse(&self, text: &str) -> Result<Reply, WireError>;
     /// The transcript entries that carry a turn's tool results, in call order.
@@ -120,30 +122,58 @@ pub trait Dialect {
     fn results_in(&self, after: &[Message]) -> Vec<(String, ToolResult)>;
 }
 
-/// A provider tool list, kept both as data (for hooks) and as its JSON text (spliced into
-/// every request body and handed to `toOpenAI()` & co. without serializing it again).
+/// A provider tool list, kept as its JSON text (spliced into every request body and handed to
+/// `toOpenAI()` & co. without serializing it again) and, for hooks, as data made on first use.
 ///
 /// ```
 /// # use toolnexus::core::wire::ToolList;
 /// let list = ToolList::new(serde_json::json!([{"name": "a"}]));
 /// assert_eq!(list.text(), r#"[{"name":"a"}]"#);
+/// let written = ToolList::from_text(r#"[{"name":"a"}]"#.into());
+/// assert_eq!(written.value(), list.value());
+/// assert!(written.has_tools() && !ToolList::from_text("[]".into()).has_tools());
 /// ```
 pub struct ToolList {
-    /// The list as data.
-    pub value: Value,
     text: String,
+    value: OnceCell<Value>,
+    has_tools: bool,
 }
 
 impl ToolList {
-    /// Keeps `value` and its JSON text.
+    /// Keeps `value` (a hook's list, of any shape: only a non-empty array is tools) and its
+    /// JSON text.
     pub fn new(value: Value) -> Self {
-        let text = value.to_string();
-        ToolList { value, text }
+        ToolList {
+            text: value.to_string(),
+            has_tools: value.as_array().is_some_and(|a| !a.is_empty()),
+            value: OnceCell::from(value),
+        }
+    }
+
+    /// Keeps `text`, a JSON array an adapter wrote
+    /// ([`openai_text`](crate::core::adapters::openai_text) & co.).
+    pub fn from_text(text: String) -> Self {
+        ToolList {
+            has_tools: text != "[]",
+            text,
+            value: OnceCell::new(),
+        }
     }
 
     /// The JSON text of the list.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The list as data, parsed from its text the first time.
+    pub fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| serde_json::from_str(&self.text).unwrap_or(Value::Null))
+    }
+
+    /// Whether the list is a non-empty array: a request carries `tools` only then.
+    pub fn has_tools(&self) -> bool {
+        self.has_tools
     }
 }
 
@@ -157,7 +187,7 @@ impl ToolList {
 /// # use serde_json::json;
 /// let messages = [Message::from_value(json!({"role": "user", "content": "hi"}))];
 /// let tools = ToolList::new(json!([]));
-/// let body = OpenAi.body("m", "", &tools.value, false);
+/// let body = OpenAi.body("m", "", tools.has_tools(), false);
 /// assert_eq!(body_json(&body, "", &messages, &tools), r#"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#);
 /// assert_eq!(body_json(&body, "1,2", &messages, &tools), r#"{"model":"m","messages":[1,2,{"role":"user","content":"hi"}]}"#);
 /// assert_eq!(body_json(&body, "1,2", &[], &tools), r#"{"model":"m","messages":[1,2]}"#);

@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{openai_read, Dialect, Reply, ToolCall, Usage, WireError};
-use crate::core::adapters::to_openai;
+use crate::core::adapters::openai_text;
 use crate::core::message::Message;
 use crate::core::spec::ToolSpec;
 use crate::core::types::ToolResult;
@@ -43,8 +43,8 @@ impl Dialect for OpenAi {
     }
 
     /// `[{type: "function", function: {name, description, parameters}}]`.
-    fn tools(&self, specs: &[&ToolSpec]) -> Value {
-        to_openai(specs.iter().copied())
+    fn tools(&self, specs: &[&ToolSpec]) -> String {
+        openai_text(specs.iter().copied())
     }
 
     /// History plus the prompt; without history, the system message (when non-empty) first.
@@ -59,11 +59,17 @@ impl Dialect for OpenAi {
 
     /// `{model, messages, tools?, tool_choice?, stream?, stream_options?}`; `system` is unused
     /// because it already sits in `messages`.
-    fn body(&self, model: &str, _system: &str, tools: &Value, stream: bool) -> Map<String, Value> {
+    fn body(
+        &self,
+        model: &str,
+        _system: &str,
+        has_tools: bool,
+        stream: bool,
+    ) -> Map<String, Value> {
         let mut body = Map::new();
         body.insert("model".into(), json!(model));
         body.insert("messages".into(), Value::Null);
-        if non_empty_array(tools) {
+        if has_tools {
             body.insert("tools".into(), Value::Null);
             body.insert("tool_choice".into(), json!("auto"));
         }
@@ -157,11 +163,6 @@ impl OpenAi {
             assistant: Message::from_value(message),
         })
     }
-}
-
-/// Whether `v` is an array with at least one element.
-pub(super) fn non_empty_array(v: &Value) -> bool {
-    v.as_array().is_some_and(|a| !a.is_empty())
 }
 
 /// The message of a top-level, non-null `error`: its `message`, the string itself, or the JSON.
