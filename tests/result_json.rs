@@ -126,3 +126,71 @@ fn empty_lists_are_empty_arrays() {
         ("[]", "[]")
     );
 }
+
+/// Names and outputs with what escaping must get right.
+fn text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    proptest::collection::vec(
+        prop_oneof![
+            Just('"'),
+            Just('\\'),
+            Just('\n'),
+            Just('\u{1}'),
+            Just('é'),
+            Just('😀'),
+            any::<char>()
+        ],
+        0..6,
+    )
+    .prop_map(|chars| chars.into_iter().collect())
+}
+
+fn value() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::vec((text(), inner), 0..4)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// The tool-call list is written as serde_json writes it, for any names, arguments,
+    /// outputs and metadata.
+    #[test]
+    fn tool_calls_are_written_as_serde_json_writes_them(
+        records in proptest::collection::vec(
+            (text(), value(), text(), proptest::bool::ANY, proptest::option::of(proptest::collection::vec((text(), value()), 0..3))),
+            0..4,
+        ),
+    ) {
+        let mut result = done();
+        result.tool_calls = records
+            .into_iter()
+            .map(|(name, args, output, is_error, metadata)| ToolCallRecord {
+                name,
+                args,
+                output,
+                is_error,
+                metadata: metadata.map(|pairs| pairs.into_iter().collect()),
+            })
+            .collect();
+        proptest::prop_assert_eq!(
+            result.to_json_parts().tool_calls,
+            serde_json::to_string(&result.tool_calls).unwrap()
+        );
+    }
+}

@@ -3,7 +3,7 @@
 //! wasm build each of those layers is a real call per token; this is the path of every request
 //! body's messages, every tool call's arguments and every run result's transcript.
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// The JSON text of `value`.
 ///
@@ -58,19 +58,22 @@ pub fn write_value(out: &mut Vec<u8>, value: &Value) {
         Value::Number(n) => write_number(out, n),
         Value::String(s) => write_str(out, s),
         Value::Array(items) => write_items(out, items),
-        Value::Object(map) => {
-            out.push(b'{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_str(out, key);
-                out.push(b':');
-                write_value(out, item);
-            }
-            out.push(b'}');
-        }
+        Value::Object(map) => write_map(out, map),
     }
+}
+
+/// Appends the JSON text of the object `map` to `out`.
+pub fn write_map(out: &mut Vec<u8>, map: &Map<String, Value>) {
+    out.push(b'{');
+    for (i, (key, item)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(out, key);
+        out.push(b':');
+        write_value(out, item);
+    }
+    out.push(b'}');
 }
 
 /// Numbers are rare in a transcript: serde_json writes them (its integer and shortest-float

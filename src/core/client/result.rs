@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::core::json_text;
 use crate::core::message::Message;
 use crate::core::types::Request;
 use crate::core::wire::Usage;
@@ -120,7 +121,7 @@ impl RunResult {
         });
         ResultJson {
             messages: crate::core::message::items_text(&self.messages),
-            tool_calls: to_text(&self.tool_calls, "[]"),
+            tool_calls: tool_calls_text(&self.tool_calls),
             extra,
         }
     }
@@ -140,6 +141,37 @@ impl Status {
             Status::Incomplete => "incomplete",
         }
     }
+}
+
+/// The JSON text of `records`, exactly serde_json's (the same keys, order and escaping),
+/// written without going through `Serialize`.
+fn tool_calls_text(records: &[ToolCallRecord]) -> String {
+    let mut out = Vec::with_capacity(64 * records.len() + 2);
+    out.push(b'[');
+    for (i, record) in records.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(br#"{"name":"#);
+        json_text::write_str(&mut out, &record.name);
+        out.extend_from_slice(br#","args":"#);
+        json_text::write_value(&mut out, &record.args);
+        out.extend_from_slice(br#","output":"#);
+        json_text::write_str(&mut out, &record.output);
+        out.extend_from_slice(if record.is_error {
+            br#","isError":true"#
+        } else {
+            br#","isError":false"#
+        });
+        if let Some(metadata) = &record.metadata {
+            out.extend_from_slice(br#","metadata":"#);
+            json_text::write_map(&mut out, metadata);
+        }
+        out.push(b'}');
+    }
+    out.push(b']');
+    // Only whole strings and values went in: always UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| "[]".to_owned())
 }
 
 /// JSON text of plain data (whose serialization cannot fail); `fallback` if it ever did.
