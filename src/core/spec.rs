@@ -147,14 +147,14 @@ fn check_name(name: &str) -> Result<(), SpecError> {
     if name.is_empty() {
         return Err(SpecError::EmptyName);
     }
-    let suggestion = sanitize(name);
-    if suggestion != name {
-        return Err(SpecError::InvalidName {
-            name: name.to_owned(),
-            suggestion,
-        });
+    let valid = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    if name.bytes().all(valid) {
+        return Ok(());
     }
-    Ok(())
+    Err(SpecError::InvalidName {
+        name: name.to_owned(),
+        suggestion: sanitize(name),
+    })
 }
 
 fn check_schema(name: &str, schema: &Value) -> Result<(), SpecError> {

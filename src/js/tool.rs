@@ -350,15 +350,14 @@ impl ToolHandle {
 pub fn define_tool(
     #[wasm_bindgen(unchecked_param_type = "DefineToolOptions")] options: JsValue,
 ) -> Result<ToolHandle, JsValue> {
-    if !get(&options, "run").is_function() {
+    let Ok(func) = get(&options, "run").dyn_into::<Function>() else {
         return Err(js_error(
             "invalid_tool",
             "defineTool: options.run must be a function (args, ctx) => string | ToolResult | Promise",
         ));
-    }
+    };
     let spec = spec_from_js(&options, "native")
         .map_err(|why| js_error("invalid_tool", &format!("defineTool: {why}")))?;
-    let func = get(&options, "run").unchecked_into::<Function>();
     let this = JsValue::UNDEFINED;
     Ok(ToolHandle::new(Rc::new(JsTool { spec, this, func })))
 }
