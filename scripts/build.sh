@@ -25,6 +25,8 @@ bind() {
   echo '{ "type": "commonjs" }' > "$out/node/package.json"
   # The nodejs target require()s its JS snippets, which are written as ES modules.
   find "$out/node/snippets" -name '*.js' -print0 2>/dev/null | xargs -0 -r node scripts/esm-to-cjs.cjs
+  # Long strings go into the module by TextEncoder.encodeInto, not a JavaScript loop.
+  node scripts/fast-strings.mjs "$out/web" "$out/node"
   # The glue and shim without comments and whitespace (names kept): 19.7 -> 9.1 KB gzip.
   node scripts/minify-glue.mjs "$out/web" "$out/node"
   # Debian's binaryen is too old for this module; the npm package's wasm-opt is the one to use.

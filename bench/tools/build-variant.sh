@@ -26,6 +26,11 @@ out=$work/$name
 rm -rf "$out" && mkdir -p "$out"
 cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/
 wasm-bindgen --target web --out-dir "$out/web" "$work/cargo/wasm32-unknown-unknown/release/toolnexus.wasm"
+# The glue as the commit's build.sh leaves it (before fast-strings.mjs existed: as generated).
+if git cat-file -e "$rev:scripts/fast-strings.mjs" 2>/dev/null; then
+  git show "$rev:scripts/fast-strings.mjs" > "$work/fast-strings.mjs"
+  node "$work/fast-strings.mjs" "$out/web"
+fi
 # shellcheck disable=SC2086
 node_modules/.bin/wasm-opt $wopt --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-reference-types --enable-multivalue --enable-mutable-globals \
