@@ -207,6 +207,23 @@ fn a_signal_fired_mid_stream_aborts_and_drops_the_body() {
 }
 
 #[test]
+fn a_stream_of_many_chunks_waits_on_the_signal_once_for_the_whole_stream() {
+    for style in BOTH {
+        let body = stream_of(style, &["one ", "two ", "three"], &[], (1, 1));
+        let chunks = body.len();
+        let stop = Rc::new(AbortRecorder::default());
+        let streamed = Streamed::ok(body, Cut::Every(1)).yielding();
+        let (result, _, _) = run_streamed(style, vec![Ok(streamed)], |rig| {
+            rig.signal = Some(Rc::new(RecordingSignal(stop.clone())) as Signal);
+        });
+        assert_eq!(result.unwrap().text, "one two three", "{style:?}");
+        assert!(chunks > 300, "{chunks} chunks");
+        // The run's race against its signal, and the stream's: not one per chunk.
+        assert_eq!(stop.waits.get(), 2, "{style:?}: waits for {chunks} chunks");
+    }
+}
+
+#[test]
 fn a_deadline_passing_mid_stream_aborts_the_run_and_fires_its_signal() {
     for style in BOTH {
         let full = stream_of(style, &["slow"], &[], (1, 1));

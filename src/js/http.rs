@@ -101,6 +101,10 @@ extern "C" {
         settle: &Function,
         slot: u32,
     );
+
+    /// See `shim.js`: `reader.read()`, its outcome settling `slot`.
+    #[wasm_bindgen(js_name = readChunk)]
+    fn shim_read_chunk(reader: &JsValue, settle: &Function, slot: u32);
 }
 
 /// A request's body in three parts: the text before the mark, the host's text that goes there
@@ -231,28 +235,32 @@ impl ByteStream for Reader {
             if self.finished {
                 return None;
             }
-            let read = match get(&self.reader, "read").dyn_into::<Function>() {
-                Ok(read) => read.call0(&self.reader),
-                Err(_) => {
-                    return Some(Err(HttpError::Network(
-                        "the response body has no reader".into(),
-                    )))
-                }
-            };
-            let step = match read {
-                Ok(promise) => settle(promise).await,
-                Err(thrown) => Err(thrown),
-            };
-            match step {
-                Err(thrown) => {
-                    self.finished = true;
-                    Some(Err(failure(&self.signal, &thrown, "")))
-                }
-                Ok(step) if get(&step, "done").as_bool() == Some(true) => {
+            let slot = Slot::new();
+            shim_read_chunk(&self.reader, &settler(), slot.id());
+            let outcome = slot.await;
+            let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
+            match part(0).as_f64().map(|kind| kind as u8) {
+                Some(0) => Some(Ok(Uint8Array::new(&part(1)).to_vec())),
+                Some(2) => {
                     self.finished = true;
                     None
                 }
-                Ok(step) => Some(Ok(Uint8Array::new(&get(&step, "value")).to_vec())),
+                Some(3) => {
+                    self.finished = true;
+                    Some(Err(HttpError::Network(
+                        "the response body has no reader".into(),
+                    )))
+                }
+                Some(4) => {
+                    self.finished = true;
+                    Some(Err(HttpError::Network(
+                        "the response body's reader gave something other than {done, value}".into(),
+                    )))
+                }
+                _ => {
+                    self.finished = true;
+                    Some(Err(failure(&self.signal, &part(1), "")))
+                }
             }
         })
     }

@@ -69,6 +69,38 @@ function exchange(fetch, url, method, headers, body, splice, after, signal) {
 }
 
 /**
+ * The next chunk of a response body: `reader.read()`, its outcome given to
+ * `settle(slot, outcome)` later, never synchronously: `[0, value]` for a chunk, `[2]` once the
+ * stream is done, `[1, thrown]` when `read` threw, rejected, or its result could not be read (a
+ * throwing getter), `[3]` when the reader has no `read`, `[4]` when `read` gave no object (a
+ * reader that would otherwise be read forever). One shared callback instead of a Promise's two closures per chunk.
+ */
+export function readChunk(reader, settle, slot) {
+  const failed = (thrown) => settle(slot, [1, thrown])
+  let reading
+  try {
+    if (typeof reader.read !== "function") {
+      Promise.resolve().then(() => settle(slot, [3]))
+      return
+    }
+    reading = reader.read()
+  } catch (thrown) {
+    Promise.resolve().then(() => failed(thrown))
+    return
+  }
+  Promise.resolve(reading).then((step) => {
+    let outcome
+    try {
+      if (step === null || typeof step !== "object") outcome = [4]
+      else outcome = step.done === true ? [2] : [0, step.value]
+    } catch (thrown) {
+      outcome = [1, thrown]
+    }
+    settle(slot, outcome)
+  }, failed)
+}
+
+/**
  * A tool definition's `name`, `description`, `source` and `inputSchema` in one crossing, as
  * the JSON text `[name, description, source, inputSchema]` (an absent field `null`), when
  * `name` is a string, `description` and `source` strings or absent, and `inputSchema` absent or

@@ -54,6 +54,8 @@ pub struct AbortRecorder {
     pub inner: Rc<ManualSignal>,
     pub aborts: RefCell<Vec<String>>,
     pub reason: RefCell<Option<String>>,
+    /// How many times the core began waiting on the signal.
+    pub waits: std::cell::Cell<usize>,
 }
 
 /// `Cancel` over a shared [`AbortRecorder`].
@@ -71,6 +73,7 @@ impl Cancel for RecordingSignal {
             .unwrap_or_else(|| "stopped by test".into())
     }
     fn wait(&self) -> LocalBoxFuture<'static, ()> {
+        self.0.waits.set(self.0.waits.get() + 1);
         SignalHandle(self.0.inner.clone()).wait()
     }
     fn as_any(&self) -> &dyn Any {

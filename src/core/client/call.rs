@@ -273,11 +273,14 @@ impl Llm {
     ) -> Result<Result<Reply, WireError>, RunError> {
         let mut decoder = SseDecoder::default();
         let mut assembler = self.dialect.assembler();
+        // One wait on the signal for the whole stream, raced against each chunk in turn (a
+        // wait made per chunk cost a listener and a promise for every delta).
+        let mut aborted = signal.as_ref().map(|s| (s, s.wait()));
         loop {
             let next = response.body.next_chunk();
-            let chunk = match signal {
+            let chunk = match &mut aborted {
                 None => next.await,
-                Some(signal) => match select(next, signal.wait()).await {
+                Some((signal, wait)) => match select(next, wait.as_mut()).await {
                     Either::Left((chunk, _)) => chunk,
                     Either::Right(_) => return Err(RunError::Aborted(signal.reason())),
                 },
