@@ -167,6 +167,23 @@ fn decode(bytes: &[u8], sizes: &[usize]) -> Vec<SseEvent> {
     events
 }
 
+/// As [`decode`], with an empty chunk fed after each one (a reader may give empty chunks).
+fn decode_with_empty_feeds(bytes: &[u8], sizes: &[usize]) -> Vec<SseEvent> {
+    let mut d = SseDecoder::default();
+    let mut events = Vec::new();
+    let (mut rest, mut i) = (bytes, 0);
+    while !rest.is_empty() {
+        let n = sizes[i % sizes.len()].clamp(1, rest.len());
+        let (head, tail) = rest.split_at(n);
+        events.extend(d.feed(head));
+        events.extend(d.feed(&[]));
+        rest = tail;
+        i += 1;
+    }
+    events.extend(d.finish());
+    events
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
@@ -180,6 +197,7 @@ proptest! {
         prop_assert_eq!(&whole, &expected, "whole: {:?}", String::from_utf8_lossy(&bytes));
         prop_assert_eq!(&decode(&bytes, &[1]), &expected, "one byte at a time");
         prop_assert_eq!(&decode(&bytes, &sizes), &expected, "chunks {:?}", sizes);
+        prop_assert_eq!(&decode_with_empty_feeds(&bytes, &sizes), &expected, "chunks {:?} and empty ones", sizes);
         for cut in 0..=bytes.len() {
             let mut d = SseDecoder::default();
             let mut events = d.feed(&bytes[..cut]);

@@ -240,7 +240,15 @@ impl ByteStream for Reader {
             let outcome = slot.await;
             let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
             match part(0).as_f64().map(|kind| kind as u8) {
-                Some(0) => Some(Ok(Uint8Array::new(&part(1)).to_vec())),
+                Some(0) => {
+                    // A Uint8Array (what a body gives) is copied in once; anything else is
+                    // first made one (an ArrayBuffer's bytes, an array's numbers).
+                    let value = part(1);
+                    Some(Ok(match value.dyn_ref::<Uint8Array>() {
+                        Some(bytes) => bytes.to_vec(),
+                        None => Uint8Array::new(&value).to_vec(),
+                    }))
+                }
                 Some(2) => {
                     self.finished = true;
                     None

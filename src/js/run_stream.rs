@@ -2,14 +2,13 @@
 //! at once; events queue until pulled; `close()` (a `break` out of the loop) aborts the run and
 //! its in-flight request.
 
-use js_sys::{Function, Object, Promise};
+use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::from_json;
-use super::host::set;
 use crate::core::client::telemetry::{RunEvents, StreamEvent};
 use crate::core::host::Signal;
 
@@ -35,11 +34,19 @@ impl Queue {
 #[derive(Clone, Default)]
 pub struct StreamSink(Rc<RefCell<Queue>>);
 
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// See `shim.js`: `{type: "text", delta}` in one crossing.
+    #[wasm_bindgen(js_name = textEvent)]
+    fn shim_text_event(delta: &str) -> JsValue;
+
+    /// See `shim.js`: `{value, done}` in one crossing.
+    #[wasm_bindgen(js_name = iteratorStep)]
+    fn shim_iterator_step(value: &JsValue, done: bool) -> JsValue;
+}
+
 fn step(value: JsValue, done: bool) -> JsValue {
-    let object: JsValue = Object::new().into();
-    set(&object, "value", &value);
-    set(&object, "done", &JsValue::from_bool(done));
-    object
+    shim_iterator_step(&value, done)
 }
 
 impl StreamSink {
@@ -83,7 +90,12 @@ impl StreamSink {
 
 impl RunEvents for StreamSink {
     fn emit(&self, event: StreamEvent) {
-        self.push(from_json(&event));
+        // Text deltas are most of a stream's events: made without JSON in between.
+        let value = match &event {
+            StreamEvent::Text { delta } => shim_text_event(delta),
+            _ => from_json(&event),
+        };
+        self.push(value);
     }
 
     fn delivered(&self) -> crate::core::host::LocalBoxFuture<'static, ()> {

@@ -100,6 +100,16 @@ export function readChunk(reader, settle, slot) {
   }, failed)
 }
 
+/** A stream's text event, as `client.stream()` yields it (src/js/run_stream.rs). */
+export function textEvent(delta) {
+  return { type: "text", delta }
+}
+
+/** An async iterator's result. */
+export function iteratorStep(value, done) {
+  return { value, done }
+}
+
 /**
  * A tool definition's `name`, `description`, `source` and `inputSchema` in one crossing, as
  * the JSON text `[name, description, source, inputSchema]` (an absent field `null`), when

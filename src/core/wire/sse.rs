@@ -32,22 +32,42 @@ pub struct SseDecoder {
 }
 
 impl SseDecoder {
-    /// Feeds the next chunk; returns the events it completed.
+    /// Feeds the next chunk; returns the events it completed. Whole lines are read where they
+    /// sit in the chunk; only a line split across chunks is gathered in the decoder's buffer.
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
-        for &byte in chunk {
-            if self.after_cr && byte == b'\n' {
-                self.after_cr = false;
-                continue;
-            }
-            self.after_cr = byte == b'\r';
-            if byte == b'\r' || byte == b'\n' {
-                let line = std::mem::take(&mut self.line);
-                self.line_done(&line, &mut events);
-            } else {
-                self.line.push(byte);
+        let mut rest = chunk;
+        // A CR that ended the last chunk and the LF that starts this one are one line end.
+        if self.after_cr && !rest.is_empty() {
+            self.after_cr = false;
+            if let Some((b'\n', tail)) = rest.split_first() {
+                rest = tail;
             }
         }
+        while let Some(end) = rest.iter().position(|&b| b == b'\r' || b == b'\n') {
+            let (line, tail) = rest.split_at(end);
+            let Some((&stop, mut after)) = tail.split_first() else {
+                break;
+            };
+            if stop == b'\r' {
+                match after.split_first() {
+                    Some((b'\n', past)) => after = past,
+                    None => self.after_cr = true,
+                    Some(_) => {}
+                }
+            }
+            rest = after;
+            if self.line.is_empty() {
+                self.line_done(line, &mut events);
+            } else {
+                let mut whole = std::mem::take(&mut self.line);
+                whole.extend_from_slice(line);
+                self.line_done(&whole, &mut events);
+                whole.clear();
+                self.line = whole;
+            }
+        }
+        self.line.extend_from_slice(rest);
         events
     }
 
@@ -64,7 +84,10 @@ impl SseDecoder {
     }
 
     fn line_done(&mut self, raw: &[u8], events: &mut Vec<SseEvent>) {
-        let text = String::from_utf8_lossy(raw);
+        let text = match std::str::from_utf8(raw) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(raw),
+        };
         let mut line: &str = &text;
         if !self.started {
             self.started = true;
