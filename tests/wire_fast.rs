@@ -5,45 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use toolnexus::core::wire::openai::OpenAi;
 use toolnexus::core::wire::openai_read;
 use toolnexus::core::wire::Dialect;
 
 mod json_style;
-use json_style::{broken, style, written};
-
-/// An object of the given fields, each one present or not.
-fn object(fields: Vec<(&'static str, BoxedStrategy<Value>)>) -> BoxedStrategy<Value> {
-    let parts: Vec<BoxedStrategy<Option<(&'static str, Value)>>> = fields
-        .into_iter()
-        .map(|(key, value)| {
-            proptest::option::weighted(0.8, value.prop_map(move |v| (key, v))).boxed()
-        })
-        .collect();
-    parts
-        .prop_map(|present| {
-            let map: Map<String, Value> = present
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| (k.to_owned(), v))
-                .collect();
-            Value::Object(map)
-        })
-        .boxed()
-}
-
-fn one_of(values: Vec<Value>) -> BoxedStrategy<Value> {
-    proptest::sample::select(values).boxed()
-}
-
-fn text() -> BoxedStrategy<Value> {
-    prop_oneof![
-        "[a-z \"\\\\\n/é😀]{0,12}".prop_map(Value::String),
-        one_of(vec![json!(""), json!("Paris, \"FR\"")]),
-    ]
-    .boxed()
-}
+use json_style::{broken, object, one_of, style, text, written};
 
 fn count() -> BoxedStrategy<Value> {
     prop_oneof![

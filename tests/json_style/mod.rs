@@ -3,7 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
 /// How to write a value: whitespace between tokens, and which characters to escape.
@@ -107,4 +107,36 @@ pub fn broken(text: String, at: prop::sample::Index, cut: bool, byte: u8) -> Opt
         bytes.push(byte);
     }
     String::from_utf8(bytes).ok()
+}
+
+/// An object of the given fields, each one present or not.
+pub fn object(fields: Vec<(&'static str, BoxedStrategy<Value>)>) -> BoxedStrategy<Value> {
+    let parts: Vec<BoxedStrategy<Option<(&'static str, Value)>>> = fields
+        .into_iter()
+        .map(|(key, value)| {
+            proptest::option::weighted(0.8, value.prop_map(move |v| (key, v))).boxed()
+        })
+        .collect();
+    parts
+        .prop_map(|present| {
+            let map: Map<String, Value> = present
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect();
+            Value::Object(map)
+        })
+        .boxed()
+}
+
+pub fn one_of(values: Vec<Value>) -> BoxedStrategy<Value> {
+    proptest::sample::select(values).boxed()
+}
+
+pub fn text() -> BoxedStrategy<Value> {
+    prop_oneof![
+        "[a-z \"\\\\\n/é😀]{0,12}".prop_map(Value::String),
+        one_of(vec![json!(""), json!("Paris, \"FR\"")]),
+    ]
+    .boxed()
 }

@@ -4,6 +4,7 @@
 pub mod anthropic;
 mod body_template;
 pub mod openai;
+pub mod openai_chunk;
 pub mod openai_read;
 pub mod sse;
 pub mod stream;

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 use super::openai::provider_error;
+use super::openai_chunk::{self, Chunk};
 use super::sse::SseEvent;
 use super::{Dialect, Reply, WireError};
 
@@ -32,8 +33,10 @@ pub struct OpenAiAssembler {
     ended: bool,
 }
 
-impl Assembler for OpenAiAssembler {
-    fn feed(&mut self, event: &SseEvent) -> Result<Option<String>, WireError> {
+impl OpenAiAssembler {
+    /// [`Assembler::feed`] without the fast path: every chunk parsed into a `Value` (what the
+    /// fast path leaves to it, and what `tests/stream_chunk_fast.rs` compares it with).
+    pub fn feed_slowly(&mut self, event: &SseEvent) -> Result<Option<String>, WireError> {
         if event.data.trim() == "[DONE]" {
             self.ended = true;
             return Ok(None);
@@ -84,6 +87,40 @@ impl Assembler for OpenAiAssembler {
                 Ok(Some(text.to_owned()))
             }
             _ => Ok(None),
+        }
+    }
+
+    /// Folds a chunk the fast path read, as `feed_slowly` folds the same chunk.
+    fn apply(&mut self, chunk: Chunk) -> Option<String> {
+        if chunk.finish {
+            self.ended = true;
+        }
+        for (position, piece) in chunk.calls.into_iter().enumerate() {
+            let slot = self
+                .calls
+                .entry(piece.index.unwrap_or(position as u64))
+                .or_default();
+            if let Some(id) = piece.id {
+                slot.0 = id;
+            }
+            if let Some(name) = piece.name {
+                slot.1.push_str(&name);
+            }
+            if let Some(arguments) = piece.arguments {
+                slot.2.push_str(&arguments);
+            }
+        }
+        let text = chunk.content.filter(|text| !text.is_empty())?;
+        self.text.push_str(&text);
+        Some(text)
+    }
+}
+
+impl Assembler for OpenAiAssembler {
+    fn feed(&mut self, event: &SseEvent) -> Result<Option<String>, WireError> {
+        match openai_chunk::read(&event.data) {
+            Some(chunk) => Ok(self.apply(chunk)),
+            None => self.feed_slowly(event),
         }
     }
 
