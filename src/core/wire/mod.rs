@@ -2,6 +2,7 @@
 //! The loop speaks only [`Dialect`]; it never looks inside a provider's JSON itself.
 
 pub mod anthropic;
+pub mod anthropic_delta;
 mod body_template;
 pub mod openai;
 pub mod openai_chunk;

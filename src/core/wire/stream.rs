@@ -6,6 +6,7 @@
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
+use super::anthropic_delta;
 use super::openai::provider_error;
 use super::openai_chunk::{self, Chunk};
 use super::sse::SseEvent;
@@ -164,6 +165,63 @@ pub struct AnthropicAssembler {
 
 impl Assembler for AnthropicAssembler {
     fn feed(&mut self, event: &SseEvent) -> Result<Option<String>, WireError> {
+        match anthropic_delta::read(&event.data) {
+            Some(delta) => Ok(self.apply(delta)),
+            None => self.feed_slowly(event),
+        }
+    }
+
+    fn finish(&mut self, dialect: &dyn Dialect) -> Result<Reply, WireError> {
+        if !self.ended {
+            return Err(WireError::Truncated("its message_stop event"));
+        }
+        let content: Vec<Value> = std::mem::take(&mut self.blocks)
+            .into_values()
+            .map(|(mut block, partial_json)| {
+                if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+                    let input = if partial_json.trim().is_empty() {
+                        json!({})
+                    } else {
+                        serde_json::from_str(&partial_json).unwrap_or(Value::String(partial_json))
+                    };
+                    if let Some(map) = block.as_object_mut() {
+                        map.insert("input".into(), input);
+                    }
+                }
+                block
+            })
+            .collect();
+        let usage = json!({"input_tokens": self.input_tokens, "output_tokens": self.output_tokens});
+        dialect.parse(&json!({"content": content, "usage": usage}).to_string())
+    }
+}
+
+impl AnthropicAssembler {
+    fn delta(&mut self, index: u64, delta: Option<&Value>) -> Option<String> {
+        let (block, partial_json) = self
+            .blocks
+            .entry(index)
+            .or_insert_with(|| (json!({"type": "text", "text": ""}), String::new()));
+        match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
+            Some("text_delta") => {
+                let text = delta.and_then(|d| d.get("text")).and_then(Value::as_str)?;
+                append_text(block, text);
+                (!text.is_empty()).then(|| text.to_owned())
+            }
+            Some("input_json_delta") => {
+                let part = delta
+                    .and_then(|d| d.get("partial_json"))
+                    .and_then(Value::as_str)?;
+                partial_json.push_str(part);
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// [`Assembler::feed`] without the fast path: every event parsed into a `Value` (what the
+    /// fast path leaves to it, and what `tests/stream_chunk_fast.rs` compares it with).
+    pub fn feed_slowly(&mut self, event: &SseEvent) -> Result<Option<String>, WireError> {
         let data = parse_data(&event.data)?;
         let kind = data
             .get("type")
@@ -206,59 +264,34 @@ impl Assembler for AnthropicAssembler {
         Ok(None)
     }
 
-    fn finish(&mut self, dialect: &dyn Dialect) -> Result<Reply, WireError> {
-        if !self.ended {
-            return Err(WireError::Truncated("its message_stop event"));
+    /// Folds a delta the fast path read, as `feed_slowly` folds the same event.
+    fn apply(&mut self, delta: anthropic_delta::Delta) -> Option<String> {
+        let (block, partial_json) = self
+            .blocks
+            .entry(delta.index)
+            .or_insert_with(|| (json!({"type": "text", "text": ""}), String::new()));
+        match delta.piece {
+            anthropic_delta::Piece::Text(text) => {
+                append_text(block, &text);
+                (!text.is_empty()).then_some(text)
+            }
+            anthropic_delta::Piece::Json(part) => {
+                partial_json.push_str(&part);
+                None
+            }
         }
-        let content: Vec<Value> = std::mem::take(&mut self.blocks)
-            .into_values()
-            .map(|(mut block, partial_json)| {
-                if block.get("type").and_then(Value::as_str) == Some("tool_use") {
-                    let input = if partial_json.trim().is_empty() {
-                        json!({})
-                    } else {
-                        serde_json::from_str(&partial_json).unwrap_or(Value::String(partial_json))
-                    };
-                    if let Some(map) = block.as_object_mut() {
-                        map.insert("input".into(), input);
-                    }
-                }
-                block
-            })
-            .collect();
-        let usage = json!({"input_tokens": self.input_tokens, "output_tokens": self.output_tokens});
-        dialect.parse(&json!({"content": content, "usage": usage}).to_string())
     }
 }
 
-impl AnthropicAssembler {
-    fn delta(&mut self, index: u64, delta: Option<&Value>) -> Option<String> {
-        let (block, partial_json) = self
-            .blocks
-            .entry(index)
-            .or_insert_with(|| (json!({"type": "text", "text": ""}), String::new()));
-        match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
-            Some("text_delta") => {
-                let text = delta.and_then(|d| d.get("text")).and_then(Value::as_str)?;
-                let so_far = block
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned()
-                    + text;
-                if let Some(map) = block.as_object_mut() {
-                    map.insert("text".into(), Value::String(so_far));
-                }
-                (!text.is_empty()).then(|| text.to_owned())
+/// Appends a text delta to its block's `text` (a block whose `text` is not a string gets the
+/// delta as its text), in place: the text so far is never copied.
+fn append_text(block: &mut Value, text: &str) {
+    match block.get_mut("text") {
+        Some(Value::String(so_far)) => so_far.push_str(text),
+        _ => {
+            if let Some(map) = block.as_object_mut() {
+                map.insert("text".into(), Value::String(text.to_owned()));
             }
-            Some("input_json_delta") => {
-                let part = delta
-                    .and_then(|d| d.get("partial_json"))
-                    .and_then(Value::as_str)?;
-                partial_json.push_str(part);
-                None
-            }
-            _ => None,
         }
     }
 }
