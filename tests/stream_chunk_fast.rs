@@ -379,3 +379,64 @@ fn a_long_anthropic_text_is_appended_in_place() {
         .unwrap();
     assert_eq!(assembler.finish(&Anthropic).unwrap().text.len(), 100_000);
 }
+
+#[test]
+fn tool_call_pieces_in_any_index_order_end_in_index_order() {
+    let piece = |index: u64, id: &str, args: &str| {
+        let call = if id.is_empty() {
+            json!({"index": index, "function": {"arguments": args}})
+        } else {
+            json!({"index": index, "id": id, "type": "function", "function": {"name": format!("f{index}"), "arguments": args}})
+        };
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}).to_string()
+    };
+    let datas = [
+        piece(2, "c2", "{\"n\":"),
+        piece(0, "c0", "{\"n\":"),
+        piece(1, "c1", "{}"),
+        piece(0, "", "0}"),
+        piece(2, "", "2}"),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}).to_string(),
+        "[DONE]".to_owned(),
+    ];
+    agree(&datas).unwrap();
+    let mut assembler = OpenAiAssembler::default();
+    for data in &datas {
+        assembler.feed(&SseEvent { event: String::new(), data: data.clone() }).unwrap();
+    }
+    let reply = assembler.finish(&OpenAi).unwrap();
+    let calls: Vec<(String, String, Value)> =
+        reply.tool_calls.into_iter().map(|c| (c.id, c.name, c.args.unwrap())).collect();
+    assert_eq!(
+        calls,
+        [
+            ("c0".into(), "f0".into(), json!({"n": 0})),
+            ("c1".into(), "f1".into(), json!({})),
+            ("c2".into(), "f2".into(), json!({"n": 2})),
+        ]
+    );
+}
+
+#[test]
+fn content_blocks_in_any_index_order_end_in_index_order_and_a_restart_replaces_a_block() {
+    let start = |index: u64, block: Value| json!({"type": "content_block_start", "index": index, "content_block": block}).to_string();
+    let text = |index: u64, t: &str| json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": t}}).to_string();
+    let events: Vec<(String, String)> = [
+        start(1, json!({"type": "text", "text": ""})),
+        text(1, "second"),
+        start(0, json!({"type": "text", "text": ""})),
+        text(0, "lost"),
+        start(0, json!({"type": "text", "text": ""})),
+        text(0, "first "),
+        STOP.to_owned(),
+    ]
+    .into_iter()
+    .map(|data| (String::new(), data))
+    .collect();
+    agree_anthropic(&events).unwrap();
+    let mut assembler = AnthropicAssembler::default();
+    for (name, data) in &events {
+        assembler.feed(&SseEvent { event: name.clone(), data: data.clone() }).unwrap();
+    }
+    assert_eq!(assembler.finish(&Anthropic).unwrap().text, "first second");
+}

@@ -4,7 +4,6 @@
 //! carries an error event, is an error, never a partial reply.
 
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 
 use super::anthropic_delta;
 use super::openai::provider_error;
@@ -29,7 +28,7 @@ fn parse_data(data: &str) -> Result<Value, WireError> {
 #[derive(Default)]
 pub struct OpenAiAssembler {
     text: String,
-    calls: BTreeMap<u64, (String, String, String)>,
+    calls: ByIndex<(String, String, String)>,
     usage: Option<Value>,
     ended: bool,
 }
@@ -67,7 +66,9 @@ impl OpenAiAssembler {
                 .get("index")
                 .and_then(Value::as_u64)
                 .unwrap_or(position as u64);
-            let slot = self.calls.entry(index).or_default();
+            let Some(slot) = self.calls.entry_or(index, Default::default) else {
+                continue;
+            };
             if let Some(id) = call.get("id").and_then(Value::as_str) {
                 slot.0 = id.to_owned();
             }
@@ -97,10 +98,10 @@ impl OpenAiAssembler {
             self.ended = true;
         }
         for (position, piece) in chunk.calls.into_iter().enumerate() {
-            let slot = self
-                .calls
-                .entry(piece.index.unwrap_or(position as u64))
-                .or_default();
+            let index = piece.index.unwrap_or(position as u64);
+            let Some(slot) = self.calls.entry_or(index, Default::default) else {
+                continue;
+            };
             if let Some(id) = piece.id {
                 slot.0 = id;
             }
@@ -157,7 +158,7 @@ impl Assembler for OpenAiAssembler {
 /// `input_json_delta`), `message_delta` (usage, stop reason), `message_stop`, `error`.
 #[derive(Default)]
 pub struct AnthropicAssembler {
-    blocks: BTreeMap<u64, (Value, String)>,
+    blocks: ByIndex<(Value, String)>,
     input_tokens: u64,
     output_tokens: u64,
     ended: bool,
@@ -177,6 +178,7 @@ impl Assembler for AnthropicAssembler {
         }
         let content: Vec<Value> = std::mem::take(&mut self.blocks)
             .into_values()
+            .into_iter()
             .map(|(mut block, partial_json)| {
                 if block.get("type").and_then(Value::as_str) == Some("tool_use") {
                     let input = if partial_json.trim().is_empty() {
@@ -198,10 +200,7 @@ impl Assembler for AnthropicAssembler {
 
 impl AnthropicAssembler {
     fn delta(&mut self, index: u64, delta: Option<&Value>) -> Option<String> {
-        let (block, partial_json) = self
-            .blocks
-            .entry(index)
-            .or_insert_with(|| (json!({"type": "text", "text": ""}), String::new()));
+        let (block, partial_json) = self.blocks.entry_or(index, empty_block)?;
         match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
             Some("text_delta") => {
                 let text = delta.and_then(|d| d.get("text")).and_then(Value::as_str)?;
@@ -266,10 +265,7 @@ impl AnthropicAssembler {
 
     /// Folds a delta the fast path read, as `feed_slowly` folds the same event.
     fn apply(&mut self, delta: anthropic_delta::Delta) -> Option<String> {
-        let (block, partial_json) = self
-            .blocks
-            .entry(delta.index)
-            .or_insert_with(|| (json!({"type": "text", "text": ""}), String::new()));
+        let (block, partial_json) = self.blocks.entry_or(delta.index, empty_block)?;
         match delta.piece {
             anthropic_delta::Piece::Text(text) => {
                 append_text(block, &text);
@@ -280,6 +276,63 @@ impl AnthropicAssembler {
                 None
             }
         }
+    }
+}
+
+/// A content block a delta arrived for before (or without) its `content_block_start`.
+fn empty_block() -> (Value, String) {
+    (json!({"type": "text", "text": ""}), String::new())
+}
+
+/// Values in order of their `index`: a stream's tool calls or content blocks, a few, kept in a
+/// sorted `Vec` (one `BTreeMap` instantiation less in the module for each).
+struct ByIndex<V>(Vec<(u64, V)>);
+
+impl<V> Default for ByIndex<V> {
+    fn default() -> Self {
+        ByIndex(Vec::new())
+    }
+}
+
+impl<V> ByIndex<V> {
+    fn position(&self, index: u64) -> Result<usize, usize> {
+        self.0.binary_search_by_key(&index, |(at, _)| *at)
+    }
+
+    /// The value at `index`, made by `make` when there is none (always `Some`).
+    fn entry_or(&mut self, index: u64, make: impl FnOnce() -> V) -> Option<&mut V> {
+        let at = match self.position(index) {
+            Ok(at) => at,
+            Err(at) => {
+                self.0.insert(at, (index, make()));
+                at
+            }
+        };
+        self.0.get_mut(at).map(|(_, value)| value)
+    }
+
+    /// Puts `value` at `index`, replacing what was there.
+    fn insert(&mut self, index: u64, value: V) {
+        match self.position(index) {
+            Ok(at) => {
+                if let Some(slot) = self.0.get_mut(at) {
+                    slot.1 = value;
+                }
+            }
+            Err(at) => self.0.insert(at, (index, value)),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn values(&self) -> impl Iterator<Item = &V> {
+        self.0.iter().map(|(_, value)| value)
+    }
+
+    fn into_values(self) -> Vec<V> {
+        self.0.into_iter().map(|(_, value)| value).collect()
     }
 }
 
