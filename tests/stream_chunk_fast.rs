@@ -402,11 +402,19 @@ fn tool_call_pieces_in_any_index_order_end_in_index_order() {
     agree(&datas).unwrap();
     let mut assembler = OpenAiAssembler::default();
     for data in &datas {
-        assembler.feed(&SseEvent { event: String::new(), data: data.clone() }).unwrap();
+        assembler
+            .feed(&SseEvent {
+                event: String::new(),
+                data: data.clone(),
+            })
+            .unwrap();
     }
     let reply = assembler.finish(&OpenAi).unwrap();
-    let calls: Vec<(String, String, Value)> =
-        reply.tool_calls.into_iter().map(|c| (c.id, c.name, c.args.unwrap())).collect();
+    let calls: Vec<(String, String, Value)> = reply
+        .tool_calls
+        .into_iter()
+        .map(|c| (c.id, c.name, c.args.unwrap()))
+        .collect();
     assert_eq!(
         calls,
         [
@@ -419,8 +427,12 @@ fn tool_call_pieces_in_any_index_order_end_in_index_order() {
 
 #[test]
 fn content_blocks_in_any_index_order_end_in_index_order_and_a_restart_replaces_a_block() {
-    let start = |index: u64, block: Value| json!({"type": "content_block_start", "index": index, "content_block": block}).to_string();
-    let text = |index: u64, t: &str| json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": t}}).to_string();
+    let start = |index: u64, block: Value| {
+        json!({"type": "content_block_start", "index": index, "content_block": block}).to_string()
+    };
+    let text = |index: u64, t: &str| {
+        json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": t}}).to_string()
+    };
     let events: Vec<(String, String)> = [
         start(1, json!({"type": "text", "text": ""})),
         text(1, "second"),
@@ -436,7 +448,12 @@ fn content_blocks_in_any_index_order_end_in_index_order_and_a_restart_replaces_a
     agree_anthropic(&events).unwrap();
     let mut assembler = AnthropicAssembler::default();
     for (name, data) in &events {
-        assembler.feed(&SseEvent { event: name.clone(), data: data.clone() }).unwrap();
+        assembler
+            .feed(&SseEvent {
+                event: name.clone(),
+                data: data.clone(),
+            })
+            .unwrap();
     }
     assert_eq!(assembler.finish(&Anthropic).unwrap().text, "first second");
 }
