@@ -5,9 +5,11 @@
 
 use serde_json::{json, Map, Value};
 
+use super::anthropic_read;
 use super::openai::{call_id, count, provider_error};
 use super::{Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::anthropic_text;
+use crate::core::json_text;
 use crate::core::message::Message;
 use crate::core::spec::ToolSpec;
 use crate::core::types::ToolResult;
@@ -86,39 +88,10 @@ impl Dialect for Anthropic {
 
     /// Reads the `content` blocks and `usage`.
     fn parse(&self, text: &str) -> Result<Reply, WireError> {
-        let body: Value =
-            serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
-        let is_error_type = body.get("type").and_then(Value::as_str) == Some("error");
-        if let Some(message) = provider_error(&body) {
-            return Err(WireError::Provider(message));
+        match anthropic_read::read(text) {
+            Some(reply) => Ok(reply),
+            None => self.parse_slowly(text),
         }
-        if is_error_type {
-            return Err(WireError::Provider(body.to_string()));
-        }
-        let content = body
-            .get("content")
-            .and_then(Value::as_array)
-            .ok_or(WireError::Missing("content"))?;
-        let mut text = String::new();
-        let mut tool_calls = Vec::new();
-        for block in content {
-            match block.get("type").and_then(Value::as_str) {
-                Some("text") => {
-                    text.push_str(block.get("text").and_then(Value::as_str).unwrap_or(""))
-                }
-                Some("tool_use") => tool_calls.push(tool_use(block, tool_calls.len())),
-                _ => {}
-            }
-        }
-        let mut assistant = Map::new();
-        assistant.insert("role".into(), json!("assistant"));
-        assistant.insert("content".into(), Value::Array(content.clone()));
-        Ok(Reply {
-            text,
-            tool_calls,
-            usage: usage(body.get("usage")),
-            assistant: Message::from_value(Value::Object(assistant)),
-        })
     }
 
     fn assembler(&self) -> Box<dyn super::stream::Assembler> {
@@ -178,21 +151,82 @@ impl Dialect for Anthropic {
         if results.is_empty() {
             return Vec::new();
         }
-        let blocks: Vec<Value> = results
-            .iter()
-            .map(|(id, result)| {
-                json!({
-                    "type": "tool_result",
-                    "tool_use_id": id,
-                    "content": result.output,
-                    "is_error": result.is_error,
-                })
-            })
-            .collect();
-        vec![Message::from_value(
-            json!({"role": "user", "content": blocks}),
-        )]
+        vec![tool_results_message(results)]
     }
+}
+
+impl Anthropic {
+    /// [`Dialect::parse`] without its fast path ([`anthropic_read`]): the reader of every
+    /// shape, through a `serde_json::Value`, and the one that words every error. `parse` gives
+    /// the same result for every text (`tests/wire_fast_anthropic.rs`).
+    ///
+    /// ```
+    /// # use toolnexus::core::wire::{anthropic::Anthropic, Dialect};
+    /// let text = r#"{"content":[{"type":"text","text":"hi"}]}"#;
+    /// assert_eq!(Anthropic.parse_slowly(text), Anthropic.parse(text));
+    /// ```
+    pub fn parse_slowly(&self, text: &str) -> Result<Reply, WireError> {
+        let body: Value =
+            serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
+        let is_error_type = body.get("type").and_then(Value::as_str) == Some("error");
+        if let Some(message) = provider_error(&body) {
+            return Err(WireError::Provider(message));
+        }
+        if is_error_type {
+            return Err(WireError::Provider(body.to_string()));
+        }
+        let content = body
+            .get("content")
+            .and_then(Value::as_array)
+            .ok_or(WireError::Missing("content"))?;
+        let mut text = String::new();
+        let mut tool_calls = Vec::new();
+        for block in content {
+            match block.get("type").and_then(Value::as_str) {
+                Some("text") => {
+                    text.push_str(block.get("text").and_then(Value::as_str).unwrap_or(""))
+                }
+                Some("tool_use") => tool_calls.push(tool_use(block, tool_calls.len())),
+                _ => {}
+            }
+        }
+        let mut assistant = Map::new();
+        assistant.insert("role".into(), json!("assistant"));
+        assistant.insert("content".into(), Value::Array(content.clone()));
+        Ok(Reply {
+            text,
+            tool_calls,
+            usage: usage(body.get("usage")),
+            assistant: Message::from_value(Value::Object(assistant)),
+        })
+    }
+}
+
+/// `{role: "user", content: [{type: "tool_result", tool_use_id, content, is_error}, …]}`,
+/// written straight as text (what `json!` of the same message would write).
+fn tool_results_message(results: &[(String, ToolResult)]) -> Message {
+    let size: usize = results
+        .iter()
+        .map(|(id, r)| id.len() + r.output.len() + 80)
+        .sum();
+    let mut out = Vec::with_capacity(size + 32);
+    out.extend_from_slice(br#"{"role":"user","content":["#);
+    for (i, (id, result)) in results.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(br#"{"type":"tool_result","tool_use_id":"#);
+        json_text::write_str(&mut out, id);
+        out.extend_from_slice(br#","content":"#);
+        json_text::write_str(&mut out, &result.output);
+        out.extend_from_slice(if result.is_error {
+            br#","is_error":true}"#
+        } else {
+            br#","is_error":false}"#
+        });
+    }
+    out.extend_from_slice(b"]}");
+    Message::from_canonical(String::from_utf8(out).unwrap_or_default())
 }
 
 /// A `tool_use` block as a call; `index` counts the reply's tool calls (for a missing id).

@@ -3,6 +3,7 @@
 
 pub mod anthropic;
 pub mod anthropic_delta;
+pub mod anthropic_read;
 mod body_template;
 pub mod openai;
 pub mod openai_chunk;
