@@ -153,22 +153,15 @@ fn serialise(bom: bool, blocks: &[(Block, Eol)], tail: Tail) -> (Vec<u8>, Vec<Ss
 }
 
 fn decode(bytes: &[u8], sizes: &[usize]) -> Vec<SseEvent> {
-    let mut d = SseDecoder::default();
-    let mut events = Vec::new();
-    let (mut rest, mut i) = (bytes, 0);
-    while !rest.is_empty() {
-        let n = sizes[i % sizes.len()].clamp(1, rest.len());
-        let (head, tail) = rest.split_at(n);
-        events.extend(d.feed(head));
-        rest = tail;
-        i += 1;
-    }
-    events.extend(d.finish());
-    events
+    decode_with(bytes, sizes, false)
 }
 
 /// As [`decode`], with an empty chunk fed after each one (a reader may give empty chunks).
 fn decode_with_empty_feeds(bytes: &[u8], sizes: &[usize]) -> Vec<SseEvent> {
+    decode_with(bytes, sizes, true)
+}
+
+fn decode_with(bytes: &[u8], sizes: &[usize], empty_feeds: bool) -> Vec<SseEvent> {
     let mut d = SseDecoder::default();
     let mut events = Vec::new();
     let (mut rest, mut i) = (bytes, 0);
@@ -176,7 +169,9 @@ fn decode_with_empty_feeds(bytes: &[u8], sizes: &[usize]) -> Vec<SseEvent> {
         let n = sizes[i % sizes.len()].clamp(1, rest.len());
         let (head, tail) = rest.split_at(n);
         events.extend(d.feed(head));
-        events.extend(d.feed(&[]));
+        if empty_feeds {
+            events.extend(d.feed(&[]));
+        }
         rest = tail;
         i += 1;
     }

@@ -413,6 +413,24 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Marks key `bit` of an object as read in `seen` (one bit a key, up to eight keys); `None`
+/// when it was read before. A fast reader that takes a field refuses an object repeating it,
+/// since serde_json keeps the last of repeated keys.
+///
+/// ```
+/// # use toolnexus::core::json_scan::first_time;
+/// let mut seen = 0u8;
+/// assert_eq!((first_time(&mut seen, 1), first_time(&mut seen, 2)), (Some(()), Some(())));
+/// assert_eq!(first_time(&mut seen, 1), None);
+/// ```
+pub fn first_time(seen: &mut u8, bit: u8) -> Option<()> {
+    if *seen & bit != 0 {
+        return None;
+    }
+    *seen |= bit;
+    Some(())
+}
+
 /// The character of the escape after a backslash, and how many bytes it used.
 fn unescape(after: &[u8]) -> Option<(char, usize)> {
     let c = match *after.first()? {

@@ -11,7 +11,7 @@
 //! assert!(read(r#"{"type":"message_stop"}"#).is_none());
 //! ```
 
-use crate::core::json_scan::Reader;
+use crate::core::json_scan::{first_time as first, Reader};
 
 /// A content block's delta.
 #[derive(Debug, PartialEq, Eq)]
@@ -29,15 +29,6 @@ pub enum Piece {
     Text(String),
     /// `input_json_delta`: a piece of a tool call's input JSON.
     Json(String),
-}
-
-/// Marks a key read in `seen` (one bit a key); `None` when it was read before.
-fn first(seen: &mut u8, bit: u8) -> Option<()> {
-    if *seen & bit != 0 {
-        return None;
-    }
-    *seen |= bit;
-    Some(())
 }
 
 /// The delta in `data`, or `None` to leave the event to the slow path.

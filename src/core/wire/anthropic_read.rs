@@ -16,17 +16,8 @@
 use serde_json::{Map, Value};
 
 use super::{Reply, ToolCall, Usage};
-use crate::core::json_scan::Reader;
+use crate::core::json_scan::{first_time as first, Reader};
 use crate::core::message::Message;
-
-/// Marks a key read in `seen` (one bit a key); `None` when it was read before.
-fn first(seen: &mut u8, bit: u8) -> Option<()> {
-    if *seen & bit != 0 {
-        return None;
-    }
-    *seen |= bit;
-    Some(())
-}
 
 /// The reply in `text`, or `None` to leave it to the slow path.
 pub fn read(text: &str) -> Option<Reply> {

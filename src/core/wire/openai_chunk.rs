@@ -12,7 +12,7 @@
 //! assert!(read(r#"{"choices":[],"usage":{"total_tokens":3}}"#).is_none());
 //! ```
 
-use crate::core::json_scan::Reader;
+use crate::core::json_scan::{first_time as first, Reader};
 
 /// What one chunk carries.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -33,15 +33,6 @@ pub struct CallPiece {
     pub id: Option<String>,
     pub name: Option<String>,
     pub arguments: Option<String>,
-}
-
-/// Marks `key` read in `seen` (one bit a key); `None` when it was read before.
-fn first(seen: &mut u8, bit: u8) -> Option<()> {
-    if *seen & bit != 0 {
-        return None;
-    }
-    *seen |= bit;
-    Some(())
 }
 
 /// A string, or `None` for `null`; anything else is refused (the outer `None`).
