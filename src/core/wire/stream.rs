@@ -178,7 +178,6 @@ impl Assembler for AnthropicAssembler {
         }
         let content: Vec<Value> = std::mem::take(&mut self.blocks)
             .into_values()
-            .into_iter()
             .map(|(mut block, partial_json)| {
                 if block.get("type").and_then(Value::as_str) == Some("tool_use") {
                     let input = if partial_json.trim().is_empty() {
@@ -331,8 +330,8 @@ impl<V> ByIndex<V> {
         self.0.iter().map(|(_, value)| value)
     }
 
-    fn into_values(self) -> Vec<V> {
-        self.0.into_iter().map(|(_, value)| value).collect()
+    fn into_values(self) -> impl Iterator<Item = V> {
+        self.0.into_iter().map(|(_, value)| value)
     }
 }
 
