@@ -14,7 +14,7 @@ use toolnexus::core::wire::stream::{AnthropicAssembler, Assembler, OpenAiAssembl
 use toolnexus::core::wire::{anthropic_delta, openai_chunk};
 
 mod json_style;
-use json_style::{broken, object, one_of, style, text, written};
+use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};
 
 fn index() -> BoxedStrategy<Value> {
     prop_oneof![
@@ -26,14 +26,7 @@ fn index() -> BoxedStrategy<Value> {
 
 fn piece() -> BoxedStrategy<Value> {
     let function = object(vec![
-        (
-            "name",
-            prop_oneof![
-                text(),
-                one_of(vec![json!("get_weather"), json!(null), json!(5)])
-            ]
-            .boxed(),
-        ),
+        ("name", tool_name()),
         (
             "arguments",
             prop_oneof![
@@ -170,7 +163,7 @@ proptest! {
         which in any::<prop::sample::Index>(),
         at in any::<prop::sample::Index>(),
         cut in any::<bool>(),
-        byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b'}'), Just(b'0'), Just(b'.'), any::<u8>()],
+        byte in mutation_byte(),
     ) {
         let mut datas: Vec<String> = chunks.iter().map(|c| written(c, &style)).collect();
         let i = which.index(datas.len());
@@ -316,7 +309,7 @@ proptest! {
         which in any::<prop::sample::Index>(),
         at in any::<prop::sample::Index>(),
         cut in any::<bool>(),
-        byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b'}'), Just(b'0'), Just(b'.'), any::<u8>()],
+        byte in mutation_byte(),
     ) {
         let mut events: Vec<(String, String)> = events.iter().map(|(n, v)| (n.clone(), written(v, &style))).collect();
         let i = which.index(events.len());

@@ -11,7 +11,7 @@ use toolnexus::core::wire::openai_read;
 use toolnexus::core::wire::Dialect;
 
 mod json_style;
-use json_style::{broken, object, one_of, style, text, written};
+use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};
 
 fn count() -> BoxedStrategy<Value> {
     prop_oneof![
@@ -30,14 +30,7 @@ fn count() -> BoxedStrategy<Value> {
 
 fn call() -> BoxedStrategy<Value> {
     let function = object(vec![
-        (
-            "name",
-            prop_oneof![
-                text(),
-                one_of(vec![json!("get_weather"), json!(null), json!(5)])
-            ]
-            .boxed(),
-        ),
+        ("name", tool_name()),
         (
             "arguments",
             one_of(vec![
@@ -195,7 +188,7 @@ proptest! {
         style in style(),
         at in any::<prop::sample::Index>(),
         cut in any::<bool>(),
-        byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b'}'), Just(b'0'), Just(b'.'), any::<u8>()],
+        byte in mutation_byte(),
     ) {
         let Some(text) = broken(written(&value, &style), at, cut, byte) else { return Ok(()) };
         prop_assert_eq!(OpenAi.parse(&text), OpenAi.parse_slowly(&text), "text: {}", text);

@@ -140,3 +140,27 @@ pub fn text() -> BoxedStrategy<Value> {
     ]
     .boxed()
 }
+
+/// A byte to put into JSON text where [`broken`] changes it: the ones that matter to a reader
+/// (quotes, escapes, separators, digits), or any byte.
+pub fn mutation_byte() -> BoxedStrategy<u8> {
+    prop_oneof![
+        Just(b'"'),
+        Just(b'\\'),
+        Just(b','),
+        Just(b'}'),
+        Just(b'0'),
+        Just(b'.'),
+        any::<u8>()
+    ]
+    .boxed()
+}
+
+/// A tool call's `name` as a provider may send it: any text, a plain name, `null` or a number.
+pub fn tool_name() -> BoxedStrategy<Value> {
+    prop_oneof![
+        text(),
+        one_of(vec![json!("get_weather"), json!(null), json!(5)])
+    ]
+    .boxed()
+}
