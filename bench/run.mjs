@@ -698,6 +698,14 @@ async function scenarioBrowser() {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The module Node loads, when the package has a build of its own for Node (the speed build). */
+function nodeWasm() {
+  const file = path.join(pkgDir, "node/toolnexus_bg.wasm")
+  if (!existsSync(path.join(pkgDir, "node-esm/toolnexus.js")) || !existsSync(file)) return {}
+  const wasm = readFileSync(file)
+  return { nodeWasmSha256: createHash("sha256").update(wasm).digest("hex").slice(0, 16), nodeWasmBytes: wasm.length }
+}
+
 function environment() {
   const git = (args) => spawnSync("git", args, { cwd: root, encoding: "utf8" }).stdout?.trim() ?? ""
   const version = (p) => {
@@ -722,6 +730,7 @@ function environment() {
     dirty: git(["status", "--porcelain", "--", "src", "pkg", "Cargo.toml"]) !== "",
     wasmSha256: createHash("sha256").update(wasm).digest("hex").slice(0, 16),
     wasmBytes: wasm.length,
+    ...nodeWasm(),
     pkg: path.relative(root, sourcePkg),
     wasmBuilt: statSync(path.join(sourcePkg, "web/toolnexus_bg.wasm")).mtime.toISOString(),
     versions: {

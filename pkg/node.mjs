@@ -1,9 +1,11 @@
-// Node, ESM: instantiates the module synchronously from the .wasm file on disk.
+// Node, ESM: instantiates the module synchronously from the .wasm file on disk. Node gets the
+// build compiled for speed (opt-level 3), which the CommonJS entry shares: node-esm/ is its web
+// glue, node/toolnexus_bg.wasm its module. Browsers, bundlers and Deno get the smaller web/.
 import { readFileSync } from "node:fs"
-import { initSync, Toolkit, Client } from "./web/toolnexus.js"
+import { initSync, Toolkit, Client } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 
-initSync({ module: readFileSync(new URL("./web/toolnexus_bg.wasm", import.meta.url)) })
+initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
 installIdioms({ Toolkit, Client })
 
-export * from "./web/toolnexus.js"
+export * from "./node-esm/toolnexus.js"

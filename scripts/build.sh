@@ -1,46 +1,73 @@
 #!/usr/bin/env bash
-# Release builds of the wasm module, wasm-bindgen for each target the package ships (web:
-# browsers, bundlers, Deno and Node ESM; nodejs: Node CommonJS), then wasm-opt -O3. Two builds:
-# the full one (pkg/web, pkg/node; the `full` cargo feature) and the lean core
-# (pkg/core/web, pkg/core/node; `--no-default-features`), the package's `toolnexus-wasm/core`.
+# Release builds of the wasm module, bound by wasm-bindgen for each target the package ships,
+# then wasm-opt -O3. Two feature sets: the full build (pkg/web, pkg/node, pkg/node-esm; the
+# `full` cargo feature) and the lean core (pkg/core/…; `--no-default-features`), the package's
+# `toolnexus-wasm/core`. Each is compiled twice: for size (`opt-level = "z"`, the `release`
+# profile) for what a browser downloads (web: browsers, bundlers, Deno), and for speed
+# (`opt-level = 3`, the `release-speed` profile) for Node, which reads the file from disk: the
+# nodejs target (CommonJS) and the web target's glue for Node ESM, sharing one .wasm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --quiet --release --target wasm32-unknown-unknown --lib
-cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features \
-  --target-dir target/lean
+for profile in release release-speed; do
+  cargo build --quiet --profile "$profile" --target wasm32-unknown-unknown --lib
+  cargo build --quiet --profile "$profile" --target wasm32-unknown-unknown --lib --no-default-features \
+    --target-dir target/lean
+done
 full=target/wasm32-unknown-unknown/release/toolnexus.wasm
 lean=target/lean/wasm32-unknown-unknown/release/toolnexus.wasm
+full_speed=target/wasm32-unknown-unknown/release-speed/toolnexus.wasm
+lean_speed=target/lean/wasm32-unknown-unknown/release-speed/toolnexus.wasm
 
 # Built in a staging folder, then swapped in, so a reader of pkg/ never sees a half-built package.
 mkdir -p target
 stage=$(mktemp -d "$PWD/target/pkg-stage-XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
-# bind <module.wasm> <staging dir>: the web and nodejs glue of one build, optimized.
-bind() {
+# finish <dir>: the glue of one wasm-bindgen output made final, its module optimized.
+finish() {
+  local out=$1
+  # Long strings go into the module by TextEncoder.encodeInto, not a JavaScript loop.
+  node scripts/fast-strings.mjs "$out"
+  # The glue and shim without comments and whitespace (names kept): 19.7 -> 9.1 KB gzip.
+  node scripts/minify-glue.mjs "$out"
+  # Debian's binaryen is too old for this module; the npm package's wasm-opt is the one to use.
+  # -O3, not -Oz: on the `opt-level = "z"` code it costs 0.2 % gzip and runs scenario 1 in
+  # 0.97x the time (same-process A/B both orders, bench/README.md "eighth round").
+  [ -f "$out/toolnexus_bg.wasm" ] || return 0
+  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-reference-types --enable-multivalue --enable-mutable-globals \
+    "$out/toolnexus_bg.wasm" -o "$out/toolnexus_bg.wasm"
+}
+
+# bind_web <module.wasm> <staging dir>: the web glue and module (what a browser downloads).
+bind_web() {
+  wasm-bindgen --target web --out-dir "$2/web" "$1"
+  finish "$2/web"
+}
+
+# bind_node <module.wasm> <staging dir>: the nodejs glue and module, and the web glue of the
+# same module for Node ESM (node-esm/, no .wasm of its own: node.mjs reads node/'s).
+bind_node() {
   local wasm=$1 out=$2
-  wasm-bindgen --target web --out-dir "$out/web" "$wasm"
   wasm-bindgen --target nodejs --out-dir "$out/node" "$wasm"
   echo '{ "type": "commonjs" }' > "$out/node/package.json"
   # The nodejs target require()s its JS snippets, which are written as ES modules.
   find "$out/node/snippets" -name '*.js' -print0 2>/dev/null | xargs -0 -r node scripts/esm-to-cjs.cjs
-  # Long strings go into the module by TextEncoder.encodeInto, not a JavaScript loop.
-  node scripts/fast-strings.mjs "$out/web" "$out/node"
-  # The glue and shim without comments and whitespace (names kept): 19.7 -> 9.1 KB gzip.
-  node scripts/minify-glue.mjs "$out/web" "$out/node"
-  # Debian's binaryen is too old for this module; the npm package's wasm-opt is the one to use.
-  # -O3, not -Oz: on the `opt-level = "z"` code it costs 0.2 % gzip and runs scenario 1 in
-  # 0.97x the time (same-process A/B both orders, bench/README.md "eighth round").
-  local f
-  for f in "$out/web/toolnexus_bg.wasm" "$out/node/toolnexus_bg.wasm"; do
-    node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
-      --enable-sign-ext --enable-reference-types --enable-multivalue --enable-mutable-globals \
-      "$f" -o "$f"
-  done
+  wasm-bindgen --target web --out-dir "$out/node-esm" "$wasm"
+  # The two targets write the same module; the ESM glue uses node/'s, so it must be the same.
+  cmp -s "$out/node/toolnexus_bg.wasm" "$out/node-esm/toolnexus_bg.wasm" || {
+    echo "build: wasm-bindgen wrote different modules for --target nodejs and --target web" >&2
+    exit 1
+  }
+  rm "$out/node-esm/toolnexus_bg.wasm" "$out/node-esm/toolnexus_bg.wasm.d.ts"
+  finish "$out/node"
+  finish "$out/node-esm"
 }
-bind "$full" "$stage/full"
-bind "$lean" "$stage/core"
+bind_web "$full" "$stage/full"
+bind_web "$lean" "$stage/core"
+bind_node "$full_speed" "$stage/full"
+bind_node "$lean_speed" "$stage/core"
 
 # swap <staged dir> <pkg dir>
 swap() {
@@ -50,7 +77,7 @@ swap() {
   mv "$1" "$2"
   rm -rf "$old"
 }
-for target in web node; do
+for target in web node node-esm; do
   swap "$stage/full/$target" "pkg/$target"
   swap "$stage/core/$target" "pkg/core/$target"
 done
@@ -58,5 +85,6 @@ done
 node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs
 # The lean entry's typings are the main entry's (the same augmentations of the glue beside it).
 cp pkg/index.d.ts pkg/core/index.d.ts
-printf '[build] pkg/web/toolnexus_bg.wasm: %s bytes; pkg/core/web/toolnexus_bg.wasm: %s bytes\n' \
-  "$(stat -c %s pkg/web/toolnexus_bg.wasm)" "$(stat -c %s pkg/core/web/toolnexus_bg.wasm)"
+for f in pkg/web pkg/core/web pkg/node pkg/core/node; do
+  printf '[build] %s/toolnexus_bg.wasm: %s bytes\n' "$f" "$(stat -c %s "$f/toolnexus_bg.wasm")"
+done

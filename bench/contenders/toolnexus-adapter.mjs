@@ -2,7 +2,7 @@
 // of handing it the tools. toolnexus.mjs, toolnexus-core.mjs and toolnexus-toollike.mjs are
 // this with their own build and tools.
 import { MODEL } from "../lib/script.mjs"
-import { pkgUrl } from "./pkg.mjs"
+import { nodeBuild, pkgUrl } from "./pkg.mjs"
 
 /**
  * @param {string} build "" for the full build, "core/" for the lean one
@@ -11,7 +11,7 @@ import { pkgUrl } from "./pkg.mjs"
 export async function toolnexusAdapter(build, toolsOf) {
   const lib = await import(pkgUrl(`${build}node.mjs`))
   // The same module instance the entry initialised: initSync returns its exports (with `memory`).
-  const { initSync } = await import(pkgUrl(`${build}web/toolnexus.js`))
+  const { initSync } = await import(nodeBuild(build).glue)
   return {
     async setup(tools, fetch, { baseUrl, maxTurns = 10 }) {
       const toolkit = await lib.createToolkit({ builtins: false, extraTools: toolsOf(lib, tools) })

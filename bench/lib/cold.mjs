@@ -2,7 +2,8 @@
 //   node bench/lib/cold.mjs first <contender|none>  → prints `answer <text>` as soon as one
 //       reference-shape run (in-process fake fetch) has answered; the parent times spawn → line.
 //   node bench/lib/cold.mjs wasm [.|core]           → @@RESULT {readUs, compileUs, glueImportUs, instantiateUs, firstCallUs}
-//       of the full build (".", the default) or the lean one ("core")
+//       of the module Node loads (the speed build since the package has one) of the full build
+//       (".", the default) or the lean one ("core")
 //   node bench/lib/cold.mjs import <contender>      → @@RESULT {importUs}
 import { performance } from "node:perf_hooks"
 
@@ -23,16 +24,17 @@ if (mode === "first") {
   }
 } else if (mode === "wasm") {
   const { readFileSync } = await import("node:fs")
-  const { pkgUrl } = await import("../contenders/pkg.mjs")
+  const { nodeBuild } = await import("../contenders/pkg.mjs")
   let t = now()
-  const build = arg === "core" ? "core/" : ""
-  const bytes = readFileSync(new URL(pkgUrl(`${build}web/toolnexus_bg.wasm`)))
+  // What Node's ESM entry loads (the speed build, when the package has one).
+  const node = nodeBuild(arg === "core" ? "core/" : "")
+  const bytes = readFileSync(new URL(node.wasm))
   const readUs = now() - t
   t = now()
   const module = new WebAssembly.Module(bytes)
   const compileUs = now() - t
   t = now()
-  const glue = await import(pkgUrl(`${build}web/toolnexus.js`))
+  const glue = await import(node.glue)
   const glueImportUs = now() - t
   t = now()
   glue.initSync({ module })

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds a variant of the package from a commit (default HEAD) into target/bench-variants/<name>/,
-# laid out like pkg/, so the bench can measure a build setting or an older commit:
+# laid out like pkg/ (one module, at the opt-level given, for web/ and for Node's node-esm/ and
+# node/), so the bench can measure a build setting or an older commit:
 #   bash bench/tools/build-variant.sh <name> <cargo opt-level> "<wasm-opt flags>" [<commit>]
 #   TOOLNEXUS_PKG=target/bench-variants/<name> node bench/run.mjs --only=ref --contenders=toolnexus
 # e.g. "baseline z -O3" (what scripts/build.sh does), "o3 3 -O3", "names z '-O3 -g'" (keeps the
@@ -35,4 +36,9 @@ fi
 node_modules/.bin/wasm-opt $wopt --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-reference-types --enable-multivalue --enable-mutable-globals \
   "$out/web/toolnexus_bg.wasm" -o "$out/web/toolnexus_bg.wasm"
+# Node's ESM entry, since the package has a speed build for Node, reads node-esm/'s glue and
+# node/'s module: here both are the variant's one build (the web glue is that glue).
+mkdir -p "$out/node-esm" "$out/node"
+cp -r "$out/web/toolnexus.js" "$out/web/snippets" "$out/node-esm/"
+cp "$out/web/toolnexus_bg.wasm" "$out/node/"
 printf '[variant %s] %s, opt-level=%s, wasm-opt %s: %s bytes\n' "$name" "$(git rev-parse --short "$rev")" "$level" "$wopt" "$(stat -c %s "$out/web/toolnexus_bg.wasm")"

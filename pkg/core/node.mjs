@@ -1,9 +1,11 @@
-// toolnexus-wasm/core in Node, ESM: the lean build, instantiated synchronously from disk.
+// toolnexus-wasm/core in Node, ESM: the lean build compiled for speed (opt-level 3), as the
+// main Node entry is, instantiated synchronously from disk (node-esm/ is its web glue,
+// node/toolnexus_bg.wasm the module the CommonJS entry loads too).
 import { readFileSync } from "node:fs"
-import { initSync, Toolkit, Client } from "./web/toolnexus.js"
+import { initSync, Toolkit, Client } from "./node-esm/toolnexus.js"
 import { installIdioms } from "../register.js"
 
-initSync({ module: readFileSync(new URL("./web/toolnexus_bg.wasm", import.meta.url)) })
+initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
 installIdioms({ Toolkit, Client })
 
-export * from "./web/toolnexus.js"
+export * from "./node-esm/toolnexus.js"

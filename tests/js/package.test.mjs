@@ -75,18 +75,18 @@ test("the tarball holds exactly the files a user needs", () => {
   assert.deepEqual(files.filter((f) => !f.includes("/")).sort(), topLevel.sort())
   const nested = files.filter((f) => f.includes("/"))
   // The glue's JS snippets (wasm-bindgen keeps their crate path): src/js/shim.js only, for the
-  // full build (web/, node/) and the lean one (core/web/, core/node/).
-  const snippet = /^(core\/)?(web|node)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim\.js$/
-  for (const target of ["web", "node", "core/web", "core/node"]) {
+  // full build (web/, node/, node-esm/) and the lean one (core/web/, core/node/, core/node-esm/).
+  const snippet = /^(core\/)?(web|node|node-esm)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim\.js$/
+  for (const target of ["web", "node", "node-esm", "core/web", "core/node", "core/node-esm"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
   const coreEntries = ["core/index.d.ts", "core/index.js", "core/node.cjs", "core/node.mjs"]
   for (const f of nested.filter((f) => !snippet.test(f) && !coreEntries.includes(f))) {
-    assert.match(f, /^(core\/)?(web|node)\/[^/]+$/, `unexpected file ${f}`)
+    assert.match(f, /^(core\/)?(web|node|node-esm)\/[^/]+$/, `unexpected file ${f}`)
   }
   for (const build of ["", "core/"]) {
     for (const needed of ["web/toolnexus.js", "web/toolnexus.d.ts", "web/toolnexus_bg.wasm", "node/toolnexus.js",
-      "node/toolnexus.d.ts", "node/toolnexus_bg.wasm", "node/package.json"]) {
+      "node/toolnexus.d.ts", "node/toolnexus_bg.wasm", "node/package.json", "node-esm/toolnexus.js", "node-esm/toolnexus.d.ts"]) {
       assert.ok(files.includes(build + needed), `missing ${build + needed}`)
     }
   }
@@ -211,6 +211,17 @@ test("toolnexus-wasm/core downloads far less than the full build", () => {
   // The MCP client, skills (with their YAML parser) and the built-in tools are a third of the
   // full module; a lean module that is not clearly smaller means the feature gate leaks.
   assert.ok(core < full * 0.75, `core ${core} bytes, full ${full} bytes`)
+})
+
+test("Node loads the build compiled for speed, a browser the one compiled for size", () => {
+  for (const build of [".", "core"]) {
+    const web = readFileSync(join(installed, build, "web", "toolnexus_bg.wasm"))
+    const node = readFileSync(join(installed, build, "node", "toolnexus_bg.wasm"))
+    // opt-level 3 inlines what opt-level "z" calls: the same code, more bytes.
+    assert.ok(node.length > web.length * 1.1, `${build}: node ${node.length} bytes, web ${web.length} bytes`)
+    // The ESM glue for Node has no module of its own: it instantiates node/'s.
+    assert.ok(!existsSync(join(installed, build, "node-esm", "toolnexus_bg.wasm")), `${build}/node-esm has a .wasm`)
+  }
 })
 
 test("files outside the exports map are not importable by deep path", async () => {
