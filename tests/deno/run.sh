@@ -2,7 +2,8 @@
 # Deno smoke test, the way a Deno user installs the package: `npm pack pkg`, install the tarball
 # into a fresh project under target/ (package.json + node_modules), then `deno test` there with
 # only --allow-read. Deno resolves the bare "toolnexus-wasm" from node_modules through the
-# package's `deno` export condition (index.js, which fetches the .wasm from a file: URL).
+# package's `deno` export condition (deno.js, which fetches the speed build's .wasm from a file:
+# URL).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD

@@ -34,9 +34,9 @@ const wait = defineTool({
     new Promise((_, reject) => ctx.signal?.addEventListener("abort", () => reject(new Error("saw abort")))),
 })
 
-Deno.test("the deno export condition loads index.js (the web build)", () => {
+Deno.test("the deno export condition loads deno.js (the build compiled for speed, as Node's)", () => {
   const url = import.meta.resolve("toolnexus-wasm")
-  assert.match(url, /^file:\/\/.*\/node_modules\/toolnexus-wasm\/index\.js$/)
+  assert.match(url, /^file:\/\/.*\/node_modules\/toolnexus-wasm\/deno\.js$/)
 })
 
 Deno.test("defineTool + createToolkit + execute", async () => {
@@ -73,6 +73,7 @@ Deno.test("a finished call leaves no timer behind", async () => {
 })
 
 Deno.test("toolnexus-wasm/core: the lean build loads through the deno condition and runs the loop", async () => {
+  assert.match(import.meta.resolve("toolnexus-wasm/core"), /\/node_modules\/toolnexus-wasm\/core\/deno\.js$/)
   const core = await import("toolnexus-wasm/core")
   const greet = core.defineTool({
     name: "greet",

@@ -68,7 +68,7 @@ const USE_TOOL = `
 test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
-  const topLevel = ["index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js"]
+  const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
@@ -80,7 +80,7 @@ test("the tarball holds exactly the files a user needs", () => {
   for (const target of ["web", "node", "node-esm", "core/web", "core/node", "core/node-esm"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
-  const coreEntries = ["core/index.d.ts", "core/index.js", "core/node.cjs", "core/node.mjs"]
+  const coreEntries = ["core/deno.js", "core/index.d.ts", "core/index.js", "core/node.cjs", "core/node.mjs"]
   for (const f of nested.filter((f) => !snippet.test(f) && !coreEntries.includes(f))) {
     assert.match(f, /^(core\/)?(web|node|node-esm)\/[^/]+$/, `unexpected file ${f}`)
   }

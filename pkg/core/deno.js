@@ -1,0 +1,9 @@
+// toolnexus-wasm/core for Deno: the lean build compiled for speed, as the main Deno entry is
+// (node-esm/'s web glue, instantiated from node/toolnexus_bg.wasm by its file: URL).
+import init, { Toolkit, Client } from "./node-esm/toolnexus.js"
+import { installIdioms } from "../register.js"
+
+await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
+installIdioms({ Toolkit, Client })
+
+export * from "./node-esm/toolnexus.js"

@@ -1,0 +1,10 @@
+// Deno: the build compiled for speed, as Node gets it (a Deno program reads the package from
+// disk, so the larger module costs no download): node-esm/'s web glue, instantiated from
+// node/toolnexus_bg.wasm by its file: URL with top-level await. No init() call is needed.
+import init, { Toolkit, Client } from "./node-esm/toolnexus.js"
+import { installIdioms } from "./register.js"
+
+await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
+installIdioms({ Toolkit, Client })
+
+export * from "./node-esm/toolnexus.js"
