@@ -24,9 +24,11 @@ mkdir -p target
 stage=$(mktemp -d "$PWD/target/pkg-stage-XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
-# finish <dir>: the glue of one wasm-bindgen output made final, its module optimized.
+# finish <dir> [wasm-opt flags]: the glue of one wasm-bindgen output made final, its module
+# optimized.
 finish() {
   local out=$1
+  shift
   # Long strings go into the module by TextEncoder.encodeInto, not a JavaScript loop.
   node scripts/fast-strings.mjs "$out"
   # The glue and shim without comments and whitespace (names kept): 19.7 -> 9.1 KB gzip.
@@ -35,7 +37,7 @@ finish() {
   # -O3, not -Oz: on the `opt-level = "z"` code it costs 0.2 % gzip and runs scenario 1 in
   # 0.97x the time (same-process A/B both orders, bench/README.md "eighth round").
   [ -f "$out/toolnexus_bg.wasm" ] || return 0
-  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+  node_modules/.bin/wasm-opt -O3 "$@" --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-reference-types --enable-multivalue --enable-mutable-globals \
     "$out/toolnexus_bg.wasm" -o "$out/toolnexus_bg.wasm"
 }
@@ -61,7 +63,12 @@ bind_node() {
     exit 1
   }
   rm "$out/node-esm/toolnexus_bg.wasm" "$out/node-esm/toolnexus_bg.wasm.d.ts"
-  finish "$out/node"
+  # V8 compiles a wasm function on its first call: wasm-opt's inlining of every function with
+  # one caller, whatever its size, made the speed build's first answer ~5 ms slower than the
+  # size build's (createToolkit and the first run: 20.6 against 16.0 ms, mean of 8 fresh
+  # processes); inlined only up to 200 bytes, 15.7 ms, and no difference per run (same-process
+  # A/B, both orders: 1.017 and 1/1.014, 1.051 and 1/1.035).
+  finish "$out/node" --one-caller-inline-max-function-size=200
   finish "$out/node-esm"
 }
 bind_web "$full" "$stage/full"
