@@ -324,7 +324,10 @@ function printRef(res, floorTrip, transport) {
 }
 
 async function scenarioRef() {
-  const points = [{ id: "k2t1", warmup: n(500, 2), iters: n(3000, 4) }]
+  // 3,000 warm-up runs: the Node build (opt-level 3) reaches its speed only once V8 has tiered
+  // its large functions up, after ~1,000-3,000 runs on these machines (bench/README.md,
+  // eleventh round); before that it runs at about the size build's speed.
+  const points = [{ id: "k2t1", warmup: n(3000, 2), iters: n(3000, 4) }]
   const out = {}
   head("Scenario 1 — reference shape: one question, turn 1 returns 2 parallel tool calls, turn 2 the answer")
   console.log("  (each run's final text and tool-call count are checked; p50/p95/p99 are medians over repeats; time per run)")
@@ -357,11 +360,15 @@ const SEQUENTIAL = [1, 2, 4, 8, 16, 32]
 
 async function scenarioScale() {
   head("Scenario 2 — scaling: K parallel tool calls in one turn, K sequential tool turns (in-process fake fetch)")
+  // A warm-up point first (not reported): the later points would otherwise measure V8 tiering
+  // the module up mid-series (see scenario 1's warm-up).
+  const warm = { id: "k2t1", label: "warm-up", warmup: n(3000, 1), iters: n(10, 1) }
   const points = [
     ...PARALLEL.map((k) => ({ id: `k${k}t1`, label: `parallel ${k}`, warmup: n(Math.max(20, 200 / k), 1), iters: n(Math.max(100, 1200 / Math.sqrt(k)), 2) })),
     ...SEQUENTIAL.map((t) => ({ id: `k1t${t}`, label: `sequential ${t}`, warmup: n(Math.max(20, 200 / t), 1), iters: n(Math.max(100, 1200 / Math.sqrt(t)), 2) })),
   ]
-  const res = await loopRepeats(contenders, "fake", "http://fake.invalid", points, "scenario 2")
+  const res = await loopRepeats(contenders, "fake", "http://fake.invalid", [warm, ...points], "scenario 2")
+  for (const c of Object.keys(res)) delete res[c][warm.label]
   const rows = []
   const slopes = {}
   for (const c of Object.keys(res)) {
