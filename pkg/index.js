@@ -1,4 +1,4 @@
-// Browsers, bundlers (Vite, webpack, Rollup) and Deno: instantiates the module once, with
+// Browsers and bundlers (Vite, webpack, Rollup): instantiates the module once, with
 // top-level await, from the .wasm file beside this one. No init() call is needed.
 import init, { Toolkit, Client } from "./web/toolnexus.js"
 import { installIdioms } from "./register.js"

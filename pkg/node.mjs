@@ -1,6 +1,7 @@
 // Node, ESM: instantiates the module synchronously from the .wasm file on disk. Node gets the
 // build compiled for speed (opt-level 3), which the CommonJS entry shares: node-esm/ is its web
-// glue, node/toolnexus_bg.wasm its module. Browsers, bundlers and Deno get the smaller web/.
+// glue, node/toolnexus_bg.wasm its module. Deno loads it too (deno.js); browsers and bundlers
+// get the smaller web/.
 import { readFileSync } from "node:fs"
 import { initSync, Toolkit, Client } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"

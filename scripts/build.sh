@@ -3,9 +3,10 @@
 # then wasm-opt -O3. Two feature sets: the full build (pkg/web, pkg/node, pkg/node-esm; the
 # `full` cargo feature) and the lean core (pkg/core/…; `--no-default-features`), the package's
 # `toolnexus-wasm/core`. Each is compiled twice: for size (`opt-level = "z"`, the `release`
-# profile) for what a browser downloads (web: browsers, bundlers, Deno), and for speed
-# (`opt-level = 3`, the `release-speed` profile) for Node, which reads the file from disk: the
-# nodejs target (CommonJS) and the web target's glue for Node ESM, sharing one .wasm.
+# profile) for what a browser downloads (web: browsers, bundlers), and for speed
+# (`opt-level = 3`, the `release-speed` profile) for Node and Deno, which read the file from
+# disk: the nodejs target (CommonJS) and the web target's glue for Node ESM and Deno, sharing
+# one .wasm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

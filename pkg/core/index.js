@@ -1,4 +1,4 @@
-// toolnexus-wasm/core for browsers, bundlers (Vite, webpack, Rollup) and Deno: the lean build
+// toolnexus-wasm/core for browsers and bundlers (Vite, webpack, Rollup): the lean build
 // (agent loop, JS and HTTP tools, adapters, memory, metrics; no MCP, skills or built-in tools),
 // instantiated once with top-level await from the .wasm file beside this one.
 import init, { Toolkit, Client } from "./web/toolnexus.js"
