@@ -8,3 +8,4 @@ await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url
 installIdioms({ Toolkit, Client })
 
 export * from "./node-esm/toolnexus.js"
+export { IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"

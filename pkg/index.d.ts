@@ -1,4 +1,5 @@
 export * from "./web/toolnexus.js"
+export * from "./stores.js"
 import type { ToolLike, StreamEvent, StreamOptions } from "./web/toolnexus.js"
 
 declare module "./web/toolnexus.js" {

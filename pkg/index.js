@@ -7,3 +7,4 @@ await init()
 installIdioms({ Toolkit, Client })
 
 export * from "./web/toolnexus.js"
+export { IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"

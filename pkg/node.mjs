@@ -10,3 +10,4 @@ initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.
 installIdioms({ Toolkit, Client })
 
 export * from "./node-esm/toolnexus.js"
+export { IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"

@@ -90,9 +90,13 @@ for target in web node node-esm; do
   swap "$stage/core/$target" "pkg/core/$target"
 done
 # CommonJS entries install the idioms from the CommonJS twin of register.js, made from it.
-node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs
-# The lean entry's typings are the main entry's (the same augmentations of the glue beside it).
-cp pkg/index.d.ts pkg/core/index.d.ts
+# The browser stores (src/js/stores.js, plain JavaScript) ship minified for pages and bundlers,
+# and as CommonJS for require().
+node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs src/js/stores.js=pkg/stores.cjs
+node scripts/minify-glue.mjs src/js/stores.js=pkg/stores.js
+# The lean entry's typings are the main entry's (the same augmentations of the glue beside it,
+# the stores one folder up).
+sed 's#"./stores.js"#"../stores.js"#' pkg/index.d.ts > pkg/core/index.d.ts
 for f in pkg/web pkg/core/web pkg/node pkg/core/node; do
   printf '[build] %s/toolnexus_bg.wasm: %s bytes\n' "$f" "$(stat -c %s "$f/toolnexus_bg.wasm")"
 done

@@ -1,6 +1,7 @@
-// Rewrites ES modules that only `export function` into CommonJS: each `export function f`
-// becomes a plain function, listed in `module.exports`. Used by build.sh for the nodejs glue's
-// snippets (in place) and for pkg/register.cjs (from pkg/register.js), so each has one source.
+// Rewrites ES modules that only `export function` or `export class` into CommonJS: each
+// `export function f` (or `export class C`) becomes a plain one, listed in `module.exports`.
+// Used by build.sh for the nodejs glue's snippets (in place) and for pkg/register.cjs and
+// pkg/stores.cjs (from pkg/register.js and pkg/stores.js), so each has one source.
 //   node scripts/esm-to-cjs.cjs FILE...            rewrite in place
 //   node scripts/esm-to-cjs.cjs SRC=DEST...        write the CommonJS of SRC to DEST
 "use strict"
@@ -9,10 +10,10 @@ const fs = require("fs")
 for (const arg of process.argv.slice(2)) {
   const [src, dest = src] = arg.split("=")
   const text = fs.readFileSync(src, "utf8")
-  if (/^export (?!function )/m.test(text) || /^import /m.test(text)) {
-    throw new Error(`${src}: only a module of \`export function\`s without imports is rewritten`)
+  if (/^export (?!function |class )/m.test(text) || /^import /m.test(text)) {
+    throw new Error(`${src}: only a module of \`export function\`s and \`export class\`es without imports is rewritten`)
   }
-  const names = [...text.matchAll(/^export function (\w+)/gm)].map((m) => m[1])
-  const body = text.replace(/^export function /gm, "function ")
+  const names = [...text.matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1])
+  const body = text.replace(/^export (function|class) /gm, "$1 ")
   fs.writeFileSync(dest, `${dest === src ? "" : `// Generated from ${src.split("/").pop()} by scripts/esm-to-cjs.cjs: edit that file.\n"use strict"\n`}${body}\nmodule.exports = { ${names.join(", ")} }\n`)
 }

@@ -3,4 +3,7 @@
 const toolnexus = require("./node/toolnexus.js")
 require("../register.cjs").installIdioms(toolnexus)
 
+// The browser stores are plain JavaScript (stores.js; stores.cjs is its CommonJS twin).
+Object.assign(toolnexus, require("../stores.cjs"))
+
 module.exports = toolnexus

@@ -18,7 +18,6 @@ pub mod fs;
 pub mod host;
 pub mod http;
 pub mod http_tool;
-pub mod idb_store;
 #[cfg(feature = "full")]
 pub mod mcp;
 #[cfg(feature = "full")]
@@ -53,8 +52,6 @@ pub mod typings_builtins;
 pub mod typings_mcp;
 #[cfg(feature = "full")]
 pub mod typings_skills;
-pub mod typings_stores;
-pub mod web_storage_store;
 
 use wasm_bindgen::prelude::*;
 

@@ -178,3 +178,32 @@ void mcp
 
 // @ts-expect-error a remote server needs a url string
 parseMcpConfig({ mcpServers: { bad: { url: 5 } } })
+
+// The browser stores (plain JavaScript, stores.js): conversation stores that keep halted runs.
+import {
+  IndexedDbConversationStore,
+  WebStorageConversationStore,
+  type PendingStore,
+  type StorageLike,
+} from "toolnexus-wasm"
+
+async function stores(result: RunResult): Promise<void> {
+  const memory = new Map<string, string>()
+  const like: StorageLike = {
+    getItem: (key) => memory.get(key) ?? null,
+    setItem: (key, value) => void memory.set(key, value),
+    removeItem: (key) => void memory.delete(key),
+  }
+  const kept: PendingStore[] = [new IndexedDbConversationStore(), new IndexedDbConversationStore("db", "store"),
+    new WebStorageConversationStore(), new WebStorageConversationStore("session", "app:"), new WebStorageConversationStore(like)]
+  for (const store of kept) {
+    await store.savePending("k", result)
+    const back: RunResult | undefined = await store.loadPending("k")
+    const messages = await store.get("t")
+    createClient({ baseUrl: "u", style: "openai", model: "m", store })
+    console.log(back, messages)
+  }
+  // @ts-expect-error storage is a Storage-like object, "local" or "session"
+  new WebStorageConversationStore("disk")
+}
+void stores

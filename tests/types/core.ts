@@ -16,6 +16,10 @@ const client = createClient({ baseUrl: "http://127.0.0.1:1/v1", style: "openai",
 const result: RunResult = await client.run("hi", { toolkit })
 const text: string = result.text
 for await (const event of client.stream("hi", { toolkit })) if (event.type === "text") console.log(event.delta, text)
+// The browser stores come with the lean build too.
+const durable: core.PendingStore = new core.IndexedDbConversationStore()
+await durable.savePending("k", result)
+createClient({ baseUrl: "u", style: "anthropic", model: "m", store: new core.WebStorageConversationStore("session") })
 
 // @ts-expect-error the lean build has no skills
 core.listSkills
