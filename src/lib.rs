@@ -2,6 +2,7 @@
 //! wasm-bindgen glue in `js` that exposes it to JavaScript.
 
 pub mod core;
+pub mod heap;
 
 #[cfg(target_arch = "wasm32")]
 pub mod js;
