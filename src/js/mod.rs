@@ -56,8 +56,12 @@ pub mod typings_skills;
 use wasm_bindgen::prelude::*;
 
 /// Runs once when the module is instantiated: makes a Rust panic, should one ever slip
-/// through, visible in the console instead of an opaque `unreachable`.
+/// through, visible in the console (`console.error` with its message and place) instead of
+/// an opaque `unreachable`.
 #[wasm_bindgen(start)]
 fn start() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        let message = format!("toolnexus-wasm: a bug in the module (please report it): {info}");
+        web_sys::console::error_1(&message.into());
+    }));
 }
