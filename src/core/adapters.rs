@@ -114,5 +114,5 @@ fn declaration(out: &mut Vec<u8>, spec: &ToolSpec, schema_key: &str) {
 
 /// The value of JSON text these functions wrote (always valid).
 fn parsed(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
+    crate::core::json_parse::from_str(text).unwrap_or(Value::Null)
 }

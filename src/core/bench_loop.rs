@@ -10,7 +10,7 @@
 //! scenario.run_once().unwrap();
 //! ```
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
@@ -93,7 +93,7 @@ pub struct Scenario {
 impl Scenario {
     /// The client (OpenAI style, no hooks, no key) and the bench's two tools.
     pub fn new() -> Result<Self, String> {
-        let schema = json!({
+        let schema = crate::json_value!({
             "type": "object",
             "properties": {"city": {"type": "string", "description": "City name"}},
             "required": ["city"],

@@ -5,7 +5,7 @@
 //! error result `HTTP <status>: <body>`, and the call is bounded by a timeout.
 
 use futures_util::future::{select, Either};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::host::{Clock, Http, HttpRequest, LocalBoxFuture};
@@ -223,7 +223,7 @@ fn build_request(options: &HttpToolOptions, args: Value, env: &EnvLookup) -> Htt
 
 fn with_status(mut result: ToolResult, status: u16) -> ToolResult {
     let mut metadata = Map::new();
-    metadata.insert("status".into(), json!(status));
+    metadata.insert("status".into(), crate::json_value!(status));
     result.metadata = Some(metadata);
     result
 }
@@ -264,7 +264,7 @@ impl Tool for HttpTool {
             let output = match mode {
                 ResultMode::Text => text,
                 ResultMode::StatusText => format!("{status}\n{text}"),
-                ResultMode::Json => match serde_json::from_str::<Value>(&text) {
+                ResultMode::Json => match crate::core::json_parse::from_str(&text) {
                     Ok(value) => stringify(&value),
                     Err(_) => stringify(&Value::String(text)),
                 },

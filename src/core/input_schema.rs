@@ -96,7 +96,7 @@ impl InputSchema {
             // `Null` is only a guard that can never be reached.
             self.text
                 .get()
-                .and_then(|text| serde_json::from_str(text).ok())
+                .and_then(|text| crate::core::json_parse::from_str(text).ok())
                 .unwrap_or(Value::Null)
         })
     }

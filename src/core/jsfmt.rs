@@ -147,13 +147,15 @@ fn write_json(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&Value::String(key.clone()).to_string());
+                out.push_str(&crate::core::json_text::to_text(&Value::String(
+                    key.clone(),
+                )));
                 out.push(':');
                 write_json(out, item);
             }
             out.push('}');
         }
-        other => out.push_str(&other.to_string()),
+        other => out.push_str(&crate::core::json_text::to_text(other)),
     }
 }
 

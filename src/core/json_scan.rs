@@ -1,7 +1,7 @@
 //! Reading JSON text without building a `serde_json::Value`: walk objects and arrays, decode
 //! strings, skip what is not needed, and copy a value out as its canonical text (exactly what
 //! [`json_text::write_value`](super::json_text::write_value) writes for
-//! `serde_json::from_str(text)`), so a provider's message can go into the next request as text.
+//! `crate::core::json_parse::from_str(text)`), so a provider's message can go into the next request as text.
 //!
 //! The reader is a fast path and refuses whatever it cannot vouch for: every method returns
 //! `None` on invalid JSON, and also on valid JSON it does not take (a duplicate key in a copied

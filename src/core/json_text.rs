@@ -76,12 +76,44 @@ pub fn write_map(out: &mut Vec<u8>, map: &Map<String, Value>) {
     out.push(b'}');
 }
 
-/// Numbers are rare in a transcript: serde_json writes them (its integer and shortest-float
-/// forms), so they stay exactly its own.
-fn write_number(out: &mut Vec<u8>, n: &Number) {
-    if let Ok(text) = serde_json::to_vec(n) {
-        out.extend_from_slice(&text);
+/// Appends a number as serde_json writes it: an integer's digits, a float's shortest
+/// round-trip digits from zmij (`1.0`, `1e300`, `-2.5e-7`), the same formatter serde_json uses.
+///
+/// ```
+/// # use toolnexus::core::json_text::to_text;
+/// # use serde_json::json;
+/// for n in [json!(0), json!(u64::MAX), json!(i64::MIN), json!(1.0), json!(-2.5e-7), json!(1e300)] {
+///     assert_eq!(to_text(&n), serde_json::to_string(&n).unwrap());
+/// }
+/// ```
+pub fn write_number(out: &mut Vec<u8>, n: &Number) {
+    if let Some(u) = n.as_u64() {
+        write_u64(out, u);
+    } else if let Some(i) = n.as_i64() {
+        out.push(b'-');
+        write_u64(out, i.unsigned_abs());
+    } else if let Some(f) = n.as_f64().filter(|f| f.is_finite()) {
+        out.extend_from_slice(zmij::Buffer::new().format_finite(f).as_bytes());
+    } else {
+        out.extend_from_slice(b"null");
     }
+}
+
+/// Appends the decimal digits of `n`.
+fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || at == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(at..).unwrap_or_default());
 }
 
 /// Appends `s` as a JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r`
@@ -158,4 +190,106 @@ pub fn plain_len(bytes: &[u8]) -> usize {
 /// The buffer as text: it only ever holds whole UTF-8 strings and ASCII.
 fn into_string(out: Vec<u8>) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Writes a JSON object field by field, in the order given, exactly as serde_json writes a
+/// struct: `{"key":value,...}`. Keys are the caller's literal identifiers, written as they are.
+///
+/// ```
+/// # use toolnexus::core::json_text::Object;
+/// let mut out = Vec::new();
+/// let mut object = Object::new(&mut out);
+/// object.str("name", "say \"hi\"");
+/// object.bool("isError", false);
+/// object.f64("ms", 1.5);
+/// object.end();
+/// assert_eq!(String::from_utf8(out).unwrap(), r#"{"name":"say \"hi\"","isError":false,"ms":1.5}"#);
+/// ```
+pub struct Object<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+}
+
+impl<'a> Object<'a> {
+    /// Opens an object in `out`.
+    pub fn new(out: &'a mut Vec<u8>) -> Object<'a> {
+        out.push(b'{');
+        Object { out, first: true }
+    }
+
+    /// Writes `"key":` and gives the buffer for the value.
+    pub fn key(&mut self, key: &str) -> &mut Vec<u8> {
+        if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
+        self.out
+    }
+
+    /// A string field.
+    pub fn str(&mut self, key: &str, value: &str) {
+        write_str(self.key(key), value);
+    }
+
+    /// A boolean field.
+    pub fn bool(&mut self, key: &str, value: bool) {
+        let text: &[u8] = if value { b"true" } else { b"false" };
+        self.key(key).extend_from_slice(text);
+    }
+
+    /// An integer field.
+    pub fn u64(&mut self, key: &str, value: u64) {
+        write_u64(self.key(key), value);
+    }
+
+    /// A float field (`null` when it is not finite, as serde_json writes one).
+    pub fn f64(&mut self, key: &str, value: f64) {
+        let out = self.key(key);
+        match serde_json::Number::from_f64(value) {
+            Some(n) => write_number(out, &n),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+
+    /// A JSON value field.
+    pub fn value(&mut self, key: &str, value: &Value) {
+        write_value(self.key(key), value);
+    }
+
+    /// An object field.
+    pub fn map(&mut self, key: &str, value: &Map<String, Value>) {
+        write_map(self.key(key), value);
+    }
+
+    /// A field whose value is JSON text already.
+    pub fn raw(&mut self, key: &str, text: &str) {
+        self.key(key).extend_from_slice(text.as_bytes());
+    }
+
+    /// Closes the object.
+    pub fn end(self) {
+        self.out.push(b'}');
+    }
+}
+
+/// The text of a buffer that only whole JSON texts went into.
+pub fn buffer_text(out: Vec<u8>) -> String {
+    into_string(out)
+}
+
+/// Writes a value's JSON text where a `Display` is wanted: `format!("got {}", Json(&value))`.
+///
+/// ```
+/// # use toolnexus::core::json_text::Json;
+/// assert_eq!(format!("got {}", Json(&serde_json::json!({"a": [1, "b"]}))), r#"got {"a":[1,"b"]}"#);
+/// ```
+pub struct Json<'a>(pub &'a Value);
+
+impl std::fmt::Display for Json<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&to_text(self.0))
+    }
 }

@@ -4,7 +4,9 @@
 //! a tool result is written as text directly, and a turn's request body is the texts joined:
 //! the common run never builds a `serde_json::Value` for its transcript.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer};
+#[cfg(not(target_arch = "wasm32"))]
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::fmt;
@@ -43,7 +45,7 @@ impl Message {
     /// A message from any JSON text (read without a `Value` when [`json_scan`] takes it).
     ///
     /// [`json_scan`]: super::json_scan
-    pub fn parse(text: &str) -> Result<Message, serde_json::Error> {
+    pub fn parse(text: &str) -> Result<Message, crate::core::json_parse::ParseError> {
         let mut reader = Reader::new(text);
         let mut out = Vec::with_capacity(text.len());
         if reader.canonical(&mut out).is_some() && reader.finish().is_some() {
@@ -51,7 +53,7 @@ impl Message {
                 return Ok(Message::from_canonical(text));
             }
         }
-        serde_json::from_str(text).map(Message::from_value)
+        crate::core::json_parse::from_str(text).map(Message::from_value)
     }
 
     /// A message from text already in canonical form (what [`json_scan::Reader::canonical`]
@@ -134,14 +136,14 @@ impl Message {
     /// The message's value, parsed on first read.
     pub fn value(&self) -> &Value {
         self.value
-            .get_or_init(|| serde_json::from_str(&self.text).unwrap_or(Value::Null))
+            .get_or_init(|| crate::core::json_parse::from_str(&self.text).unwrap_or(Value::Null))
     }
 
     /// The message's value, taken.
     pub fn into_value(self) -> Value {
         match self.value.into_inner() {
             Some(value) => value,
-            None => serde_json::from_str(&self.text).unwrap_or(Value::Null),
+            None => crate::core::json_parse::from_str(&self.text).unwrap_or(Value::Null),
         }
     }
 
@@ -242,6 +244,9 @@ impl<I: serde_json::value::Index> std::ops::Index<I> for Message {
     }
 }
 
+// Only off wasm32 (tests, native callers): the wasm module writes JSON text by hand
+// (`core::json_text`, `core::json_write`) and never links serde's serializer.
+#[cfg(not(target_arch = "wasm32"))]
 impl Serialize for Message {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.value().serialize(serializer)

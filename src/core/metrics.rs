@@ -1,6 +1,7 @@
 //! Observability (SPEC §8): the semantic events `onMetric` receives, and a registry that turns
 //! them into Prometheus text byte-identical to the reference ports'.
 
+#[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -8,11 +9,15 @@ use std::collections::BTreeMap;
 pub const DURATION_BUCKETS: [f64; 10] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0];
 
 /// One event, as `onMetric` receives it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "event", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    serde(tag = "event", rename_all = "lowercase")
+)]
 pub enum MetricEvent {
     /// One model call (retries included).
-    #[serde(rename_all = "camelCase")]
+    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
     Llm {
         /// The configured model.
         model: String,
@@ -26,7 +31,7 @@ pub enum MetricEvent {
         completion_tokens: u64,
     },
     /// One tool call (a retry after `waitFor` is its own event).
-    #[serde(rename_all = "camelCase")]
+    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
     Tool {
         /// The tool's name.
         tool: String,
@@ -40,7 +45,7 @@ pub enum MetricEvent {
         ms: f64,
     },
     /// One run.
-    #[serde(rename_all = "camelCase")]
+    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
     Run {
         /// The configured model.
         model: String,
@@ -53,7 +58,10 @@ pub enum MetricEvent {
         /// Duration in milliseconds.
         ms: f64,
         /// The error that ended it, if one did.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(
+            not(target_arch = "wasm32"),
+            serde(skip_serializing_if = "Option::is_none")
+        )]
         error: Option<String>,
     },
 }

@@ -15,9 +15,12 @@ pub mod host;
 pub mod http_tool;
 pub mod input_schema;
 pub mod jsfmt;
+pub mod json_parse;
 pub mod json_read;
 pub mod json_scan;
 pub mod json_text;
+pub mod json_value;
+pub mod json_write;
 #[cfg(feature = "full")]
 pub mod mcp;
 pub mod message;

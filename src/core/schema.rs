@@ -264,13 +264,22 @@ impl Walker {
     fn check_enum_const(&mut self, value: &Value, kw: &Keywords<'_>, path: Path<'_>) {
         if let Some(Value::Array(options)) = kw.one_of_values {
             if !options.is_empty() && !options.iter().any(|o| json_eq(o, value)) {
-                let list: Vec<String> = options.iter().map(Value::to_string).collect();
+                let list: Vec<String> = options
+                    .iter()
+                    .map(crate::core::json_text::to_text)
+                    .collect();
                 self.push(path, format!("must be one of {}", list.join(", ")));
             }
         }
         if let Some(expected) = kw.constant {
             if !json_eq(expected, value) {
-                self.push(path, format!("must be equal to {expected}"));
+                self.push(
+                    path,
+                    format!(
+                        "must be equal to {}",
+                        crate::core::json_text::Json(expected)
+                    ),
+                );
             }
         }
     }
@@ -516,5 +525,5 @@ fn json_eq(a: &Value, b: &Value) -> bool {
 }
 
 fn quote(s: &str) -> String {
-    Value::String(s.to_owned()).to_string()
+    crate::core::json_text::to_text(&Value::String(s.to_owned()))
 }

@@ -140,7 +140,7 @@ fn optional_string<'a>(reader: &mut Reader<'a>) -> Option<Option<std::borrow::Co
 /// assert_eq!(empty_schema()["type"], "object");
 /// ```
 pub fn empty_schema() -> Value {
-    serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false})
+    crate::json_value!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
 fn check_name(name: &str) -> Result<(), SpecError> {
@@ -169,7 +169,7 @@ fn check_schema(name: &str, schema: &Value) -> Result<(), SpecError> {
         Some(Value::String(t)) if t == "object" => Ok(()),
         Some(other) => Err(SpecError::SchemaTypeNotObject {
             name: name.to_owned(),
-            got: other.to_string(),
+            got: crate::core::json_text::to_text(other),
         }),
     }
 }

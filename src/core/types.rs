@@ -1,7 +1,9 @@
 //! The contract's data types (SPEC §0, §1, §10): `ToolResult`, `Request`, `Answer`, and
 //! `sanitize`. Their JSON keys are fixed across every toolnexus port.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::core::json_read::{Kind, Record};
@@ -13,7 +15,8 @@ use crate::core::json_read::{Kind, Record};
 /// let r = ToolResult::ok("42");
 /// assert_eq!(serde_json::to_string(&r).unwrap(), r#"{"output":"42","isError":false}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
 pub struct ToolResult {
     /// Text handed back to the model.
     pub output: String,
@@ -62,7 +65,8 @@ impl ToolResult {
 /// let r: Request = serde_json::from_str(r#"{"id":"1","kind":"approval","prompt":"Send?"}"#).unwrap();
 /// assert_eq!(r.kind, "approval");
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
 pub struct Request {
     /// Unique per suspension; the correlation key an [`Answer`] echoes.
     pub id: String,
@@ -88,7 +92,8 @@ pub struct Request {
 /// let a: Answer = serde_json::from_str(r#"{"id":"1","ok":false,"reason":"declined"}"#).unwrap();
 /// assert!(!a.ok);
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
 pub struct Answer {
     /// Echoes `Request.id`.
     pub id: String,

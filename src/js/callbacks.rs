@@ -6,7 +6,9 @@ use js_sys::{Function, Object};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error_text, from_json, get, messages_to_js, to_json, type_name};
+use super::convert::{
+    error_text, from_json, get, messages_to_js, record_to_js, to_json, type_name,
+};
 use super::host::set;
 use super::promise::{call2, settle};
 use crate::core::client::hooks::{
@@ -185,7 +187,7 @@ impl Hooks for JsHooks {
             return Box::pin(async { Ok(None) });
         };
         let mut pairs = call_event(call, args);
-        pairs.push(("result", from_json(result)));
+        pairs.push(("result", record_to_js(result)));
         let ev = event(&pairs);
         let this = self.hooks.clone();
         Box::pin(async move {
@@ -251,7 +253,7 @@ pub struct JsWaitFor(pub Function);
 
 impl WaitFor for JsWaitFor {
     fn wait_for(&self, request: &Request) -> LocalBoxFuture<'static, Result<Value, String>> {
-        let (f, request) = (self.0.clone(), from_json(request));
+        let (f, request) = (self.0.clone(), record_to_js(request));
         Box::pin(async move { to_json(&call_with(f, JsValue::UNDEFINED, request).await?) })
     }
 }
@@ -313,7 +315,7 @@ pub struct JsMetricSink(pub Function);
 
 impl crate::core::client::telemetry::MetricSink for JsMetricSink {
     fn emit(&self, event: &crate::core::metrics::MetricEvent) {
-        if let Err(thrown) = self.0.call1(&JsValue::UNDEFINED, &from_json(event)) {
+        if let Err(thrown) = self.0.call1(&JsValue::UNDEFINED, &record_to_js(event)) {
             let message = format!("[toolnexus] onMetric threw: {}", error_text(&thrown));
             web_sys::console::warn_1(&message.into());
         }

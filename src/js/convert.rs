@@ -3,7 +3,6 @@
 //! number formatting) and costs one `JSON.stringify` / `JSON.parse` per crossing.
 
 use js_sys::{Reflect, JSON};
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -15,17 +14,19 @@ pub fn to_json(value: &JsValue) -> Result<Value, String> {
     }
     let text = JSON::stringify(value).map_err(|e| error_text(&e))?;
     match text.as_string() {
-        Some(text) => serde_json::from_str(&text).map_err(|e| e.to_string()),
+        Some(text) => crate::core::json_parse::from_str(&text).map_err(|e| e.to_string()),
         None => Ok(Value::Null),
     }
 }
 
-/// Converts Rust data to a fresh JS value.
-pub fn from_json<T: Serialize>(value: &T) -> JsValue {
-    match serde_json::to_string(value) {
-        Ok(text) => from_json_text(&text),
-        Err(_) => JsValue::NULL,
-    }
+/// Converts JSON data to a fresh JS value.
+pub fn from_json(value: &Value) -> JsValue {
+    from_json_text(&crate::core::json_text::to_text(value))
+}
+
+/// A record (`ToolResult`, `Request`, an event) as a fresh JS value, through its JSON text.
+pub fn record_to_js(record: &impl crate::core::json_write::ToJsonText) -> JsValue {
+    from_json_text(&record.to_json_text())
 }
 
 /// Transcript messages as a fresh JS array (their texts joined and parsed once).

@@ -91,7 +91,7 @@ fn config_json(input: &JsValue) -> Result<Value, JsValue> {
         }
         let text = read_file(&path)
             .map_err(|why| invalid(&format!("could not read the MCP config file {path}: {why}")))?;
-        return serde_json::from_str(&text).map_err(|e| {
+        return crate::core::json_parse::from_str(&text).map_err(|e| {
             invalid(&format!(
                 "the MCP config file {path} is not valid JSON: {e}"
             ))
@@ -187,7 +187,7 @@ pub fn status_object(servers: &[ServerState]) -> JsValue {
         .iter()
         .map(|s| (s.name.clone(), Value::String(s.status.as_str().into())))
         .collect();
-    from_json(&map)
+    from_json(&Value::Object(map))
 }
 
 /// `{server: reason}` for every failed server.
@@ -196,7 +196,7 @@ pub fn errors_object(servers: &[ServerState]) -> JsValue {
         .iter()
         .filter_map(|s| s.error.clone().map(|e| (s.name.clone(), Value::String(e))))
         .collect();
-    from_json(&map)
+    from_json(&Value::Object(map))
 }
 
 /// Reads an MCP config: the server map under `mcpServers`, `servers` or `mcp` (or the object
@@ -220,7 +220,7 @@ pub fn parse_mcp_config(
         }
         map.insert(entry.name.clone(), entry.to_json());
     }
-    Ok(from_json(&map))
+    Ok(from_json(&Value::Object(map)))
 }
 
 /// Connects to every enabled server, lists its tools (unfiltered, under their own names) and
@@ -248,13 +248,13 @@ pub fn list_mcp_tools(
                 .iter()
                 .filter_map(listed)
                 .map(|(name, description, schema)| {
-                    serde_json::json!({"name": name, "description": description, "inputSchema": schema})
+                    crate::json_value!({"name": name, "description": description, "inputSchema": schema})
                 })
                 .collect();
             tools.insert(server.name.clone(), Value::Array(infos));
         }
         let out: JsValue = Object::new().into();
-        super::host::set(&out, "tools", &from_json(&tools));
+        super::host::set(&out, "tools", &from_json(&Value::Object(tools)));
         super::host::set(&out, "status", &status_object(&servers));
         super::host::set(&out, "errors", &errors_object(&servers));
         Ok(out)

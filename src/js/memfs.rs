@@ -79,7 +79,7 @@ impl MemoryFileSystem {
             let json = if json.get("files").is_some() || json.get("dirs").is_some() {
                 json
             } else {
-                serde_json::json!({ "files": json })
+                crate::json_value!({ "files": json })
             };
             fs.import_json(&json).map_err(thrown)?;
         }
@@ -159,16 +159,16 @@ impl MemoryFileSystem {
         let entries = self.fs.list_sync(path).map_err(thrown)?;
         let list: Vec<serde_json::Value> = entries
             .into_iter()
-            .map(|e| serde_json::json!({"name": e.name, "kind": kind_name(e.kind)}))
+            .map(|e| crate::json_value!({"name": e.name, "kind": kind_name(e.kind)}))
             .collect();
-        Ok(from_json(&list))
+        Ok(from_json(&serde_json::Value::Array(list)))
     }
 
     /// `{kind: "file" | "dir"}`, or `null` when nothing is at `path`.
     #[wasm_bindgen(unchecked_return_type = "{ kind: \"file\" | \"dir\" } | null")]
     pub fn stat(&self, path: &str) -> JsValue {
         match self.fs.kind_sync(path) {
-            Some(kind) => from_json(&serde_json::json!({"kind": kind_name(kind)})),
+            Some(kind) => from_json(&crate::json_value!({"kind": kind_name(kind)})),
             None => JsValue::NULL,
         }
     }

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::from_json;
+use super::convert::record_to_js;
 use crate::core::client::telemetry::{RunEvents, StreamEvent};
 use crate::core::host::Signal;
 
@@ -93,7 +93,7 @@ impl RunEvents for StreamSink {
         // Text deltas are most of a stream's events: made without JSON in between.
         let value = match &event {
             StreamEvent::Text { delta } => shim_text_event(delta),
-            _ => from_json(&event),
+            _ => record_to_js(&event),
         };
         self.push(value);
     }

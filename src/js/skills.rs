@@ -239,6 +239,8 @@ pub fn list_skills(
     crate::js::promise::promise(async move {
         let (inventory, warnings) = skills::list(&config?).await;
         warnings.iter().for_each(|w| warn(w));
-        Ok(from_json_text(&inventory.to_json().to_string()))
+        Ok(from_json_text(&crate::core::json_text::to_text(
+            &inventory.to_json(),
+        )))
     })
 }

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_json, js_error, to_json, type_name};
+use super::convert::{js_error, messages_to_js, to_json, type_name};
 use crate::core::client::store::{InMemoryStore, Store};
 use serde_json::Value;
 
@@ -46,7 +46,7 @@ impl InMemoryConversationStore {
                 .as_string()
                 .ok_or_else(|| js_error("invalid_argument", "get: id must be a string"))?;
             let found = inner.get(&id).await.map_err(|e| js_error("store", &e))?;
-            Ok(found.map_or(JsValue::UNDEFINED, |messages| from_json(&messages)))
+            Ok(found.map_or(JsValue::UNDEFINED, |messages| messages_to_js(&messages)))
         })
     }
 

@@ -8,7 +8,9 @@ use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
+use crate::core::json_write::ToJsonText;
+
+use super::convert::{from_json_text, get, js_error, record_to_js, to_json, type_name};
 use super::host::{signal_from, JsClock, JsSignal};
 use super::run_context::Unfired;
 use super::tool_result::decode_outcome;
@@ -46,10 +48,7 @@ impl Tool for JsTool {
                 None => any.is::<Unfired>().then_some(JsValue::TRUE),
             }
         });
-        let answer = ctx
-            .answer
-            .as_ref()
-            .and_then(|a| serde_json::to_string(a).ok());
+        let answer = ctx.answer.as_ref().map(ToJsonText::to_json_text);
         let args = json_text::to_text(args);
         let slot = Slot::new();
         let returned = shim_call_tool(
@@ -328,7 +327,7 @@ impl ToolHandle {
                 Ok(call) => call.await,
                 Err(result) => result,
             };
-            Ok(from_json(&result))
+            Ok(record_to_js(&result))
         })
     }
 }

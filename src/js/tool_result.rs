@@ -60,7 +60,7 @@ fn decode_value(tool: &str, value: &JsValue) -> ToolResult {
         return decode_result_shape(tool, value).unwrap_or_else(ToolResult::error);
     }
     match to_json(value) {
-        Ok(json) => ToolResult::ok(json.to_string()),
+        Ok(json) => ToolResult::ok(crate::core::json_text::to_text(&json)),
         Err(why) => ToolResult::error(format!(
             "Tool \"{tool}\" returned a value that cannot be turned into JSON: {why}"
         )),

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
+use super::convert::{from_json_text, get, js_error, record_to_js, to_json, type_name};
 use super::host::JsClock;
 use super::tool::{decode_call, tool_from_js, ToolHandle};
 #[cfg(not(feature = "full"))]
@@ -193,7 +193,7 @@ impl ToolkitHandle {
                 Ok(call) => call.await,
                 Err(result) => result,
             };
-            Ok(from_json(&result))
+            Ok(record_to_js(&result))
         })
     }
 

@@ -4,7 +4,9 @@ use js_sys::Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{expect_string, from_json, from_json_text, get, js_error, to_json, type_name};
+use super::convert::{
+    expect_string, from_json_text, get, js_error, record_to_js, to_json, type_name,
+};
 use super::host::random_id;
 use super::tool::spec_from_js;
 use crate::core::adapters;
@@ -49,7 +51,7 @@ pub fn pending(
             &format!("pending: invalid request: {why}"),
         )
     })?;
-    Ok(from_json(&types::pending(request)))
+    Ok(record_to_js(&types::pending(request)))
 }
 
 /// Sugar for `pending({kind: "authorization", url, prompt})`; the prompt defaults to
@@ -76,7 +78,7 @@ pub fn auth_required(
         data: None,
         expires_at: None,
     };
-    Ok(from_json(&types::pending(request)))
+    Ok(record_to_js(&types::pending(request)))
 }
 
 /// The `Request` a suspended result carries, or `undefined` for every ordinary result

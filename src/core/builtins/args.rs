@@ -8,7 +8,7 @@ pub fn text(args: &Value, key: &str) -> String {
     match args.get(key) {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
+        Some(other) => crate::core::json_text::to_text(other),
     }
 }
 
@@ -47,6 +47,6 @@ pub fn js_join_item(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        other => crate::core::json_text::to_text(other),
     }
 }

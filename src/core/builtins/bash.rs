@@ -1,7 +1,6 @@
 //! `bash`, offered only when the host supplies an [`Exec`] (a process launcher).
 
 use futures_util::future::{select, Either};
-use serde_json::json;
 use std::rc::Rc;
 
 use super::args;
@@ -80,14 +79,17 @@ pub fn tool(exec: Rc<dyn Exec>, clock: Rc<dyn Clock>) -> Builtin {
             let guard = clock.sleep(timeout.max(0.0) + GRACE_MS);
             let done = match select(running, guard).await {
                 Either::Left((done, _)) => done?,
-                Either::Right(_) => return Ok(err_with(timed_out(), json!({}))),
+                Either::Right(_) => return Ok(err_with(timed_out(), crate::json_value!({}))),
             };
             let out = done.output;
             if done.timed_out {
-                return Ok(err_with(format!("{}\n{out}", timed_out()), json!({})));
+                return Ok(err_with(
+                    format!("{}\n{out}", timed_out()),
+                    crate::json_value!({}),
+                ));
             }
             let code = done.exit_code;
-            let metadata = json!({"exitCode": code});
+            let metadata = crate::json_value!({"exitCode": code});
             match code {
                 Some(0) => Ok(ok_with(out, metadata)),
                 Some(code) => Ok(err_with(

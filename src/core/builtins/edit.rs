@@ -1,7 +1,5 @@
 //! `edit`: exact-string replacement in one file.
 
-use serde_json::json;
-
 use super::args;
 use super::tool::{ok_with, Builtin};
 use crate::core::fs::SharedFs;
@@ -49,7 +47,7 @@ pub fn tool(fs: SharedFs) -> Builtin {
             let plural = if replaced == 1 { "" } else { "s" };
             Ok(ok_with(
                 format!("Edited {path} ({replaced} replacement{plural})"),
-                json!({"replacements": replaced}),
+                crate::json_value!({"replacements": replaced}),
             ))
         })
     })

@@ -1,6 +1,6 @@
 //! `read` and `write` over the host's filesystem.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args;
 use super::tool::{ok_with, Builtin};
@@ -72,7 +72,7 @@ pub fn write(fs: SharedFs) -> Builtin {
             let bytes = content.len();
             Ok(ok_with(
                 format!("Wrote {bytes} bytes to {path}"),
-                json!({"bytes": bytes}),
+                crate::json_value!({"bytes": bytes}),
             ))
         })
     })

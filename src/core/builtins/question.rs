@@ -1,6 +1,6 @@
 //! `question` (asks the human through a suspension, SPEC §10) and `todowrite`.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::args::js_join_item;
 use super::tool::{ok_with, Builtin};
@@ -68,7 +68,7 @@ pub fn question(ids: IdMaker) -> Builtin {
         let result = match ctx.answer {
             Some(answer) => {
                 let data = Value::Object(answer.data.unwrap_or_default());
-                ToolResult::ok(data.to_string())
+                ToolResult::ok(crate::core::json_text::to_text(&data))
             }
             None => {
                 let questions = args.get("questions").and_then(Value::as_array);
@@ -131,7 +131,7 @@ pub fn todowrite() -> Builtin {
         } else {
             lines.join("\n")
         };
-        let result = ok_with(rendered, json!({"todos": todos}));
+        let result = ok_with(rendered, crate::json_value!({"todos": todos}));
         Box::pin(async move { Ok(result) })
     })
 }

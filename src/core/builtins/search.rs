@@ -1,7 +1,6 @@
 //! `grep` and `glob`: a deterministic walk (names in order, `node_modules` and `.git`
 //! skipped, symlinked directories followed once) over the host's filesystem.
 
-use serde_json::json;
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -162,7 +161,10 @@ pub fn grep(fs: SharedFs, regex: Option<SharedRegexEngine>) -> Builtin {
                 }
             }
             let count = matches.len();
-            Ok(ok_with(matches.join("\n"), json!({"count": count})))
+            Ok(ok_with(
+                matches.join("\n"),
+                crate::json_value!({"count": count}),
+            ))
         })
     })
 }
@@ -197,7 +199,10 @@ pub fn glob(fs: SharedFs) -> Builtin {
                 .take(limit)
                 .collect();
             let count = found.len();
-            Ok(ok_with(found.join("\n"), json!({"count": count})))
+            Ok(ok_with(
+                found.join("\n"),
+                crate::json_value!({"count": count}),
+            ))
         })
     })
 }

@@ -36,7 +36,7 @@ impl Builtin {
         run: impl Fn(Value, Context) -> LocalBoxFuture<'static, Result<ToolResult, String>> + 'static,
     ) -> Self {
         let input_schema = InputSchema::from_json_text(input_schema).unwrap_or_else(|| {
-            serde_json::from_str(input_schema)
+            crate::core::json_parse::from_str(input_schema)
                 .unwrap_or_else(|_| empty_schema())
                 .into()
         });

@@ -1,7 +1,6 @@
 //! `webfetch`: one `GET` over the host's `Http`, raced against a timeout on the host's clock.
 
 use futures_util::future::{select, Either};
-use serde_json::json;
 use std::rc::Rc;
 
 use super::args;
@@ -64,7 +63,7 @@ pub fn tool(http: Rc<dyn Http>, clock: Rc<dyn Clock>) -> Builtin {
             if !(200..300).contains(&status) {
                 return Ok(err_with(
                     format!("HTTP {status}"),
-                    json!({"status": status}),
+                    crate::json_value!({"status": status}),
                 ));
             }
             let body = response.body;
@@ -74,7 +73,10 @@ pub fn tool(http: Rc<dyn Http>, clock: Rc<dyn Clock>) -> Builtin {
                 "text" => html_to_text(&body),
                 _ => html_to_markdown(&body),
             };
-            Ok(ok_with(output, json!({"status": status, "format": format})))
+            Ok(ok_with(
+                output,
+                crate::json_value!({"status": status, "format": format}),
+            ))
         })
     })
 }

@@ -249,7 +249,7 @@ impl Llm {
             let raw = self
                 .hooks
                 .has_after_llm()
-                .then(|| serde_json::from_str(&text).ok())
+                .then(|| crate::core::json_parse::from_str(&text).ok())
                 .flatten();
             return Ok(Completion { reply, raw });
         };
@@ -260,7 +260,7 @@ impl Llm {
         let raw = self
             .hooks
             .has_after_llm()
-            .then(|| serde_json::json!({"streamed": true, "usage": reply.usage}));
+            .then(|| crate::json_value!({"streamed": true, "usage": reply.usage}));
         Ok(Completion { reply, raw })
     }
 
@@ -335,7 +335,7 @@ impl Llm {
                 hook: "bodyTransform",
                 message,
             })?;
-        Ok(body.to_string())
+        Ok(crate::core::json_text::to_text(&body))
     }
 
     /// The dialect's body with the configured request parameters (not `messages`, `tools`

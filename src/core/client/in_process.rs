@@ -2,7 +2,7 @@
 //! request by calling the host's `generate`, so hooks, shaping and the loop behave exactly as
 //! they do over HTTP. Messages are OpenAI-shaped.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use crate::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
@@ -30,7 +30,7 @@ impl Http for InProcessHttp {
         request: &HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
         let generate = self.generate.clone();
-        let body = serde_json::from_str::<Value>(request.body.as_deref().unwrap_or(""))
+        let body = crate::core::json_parse::from_str(request.body.as_deref().unwrap_or(""))
             .map_err(|e| HttpError::Refused(format!("the request body is not JSON: {e}")));
         Box::pin(async move {
             let body = body?;
@@ -40,7 +40,10 @@ impl Http for InProcessHttp {
                 ));
             }
             let mut model_request = Map::new();
-            let messages = body.get("messages").cloned().unwrap_or_else(|| json!([]));
+            let messages = body
+                .get("messages")
+                .cloned()
+                .unwrap_or_else(|| crate::json_value!([]));
             model_request.insert("messages".into(), messages);
             if let Some(tools) = body.get("tools") {
                 model_request.insert("tools".into(), tools.clone());
@@ -57,7 +60,7 @@ impl Http for InProcessHttp {
             Ok(HttpResponse {
                 status: 200,
                 retry_after: None,
-                body: response.to_string(),
+                body: crate::core::json_text::to_text(&response),
             })
         })
     }
@@ -78,7 +81,7 @@ pub fn openai_response(answer: &Value) -> Result<Value, String> {
         ));
     };
     let mut message = Map::new();
-    message.insert("role".into(), json!("assistant"));
+    message.insert("role".into(), crate::json_value!("assistant"));
     let mut finish_reason = "stop";
     let calls = match answer.get("toolCalls") {
         None | Some(Value::Null) => Vec::new(),
@@ -123,7 +126,7 @@ pub fn openai_response(answer: &Value) -> Result<Value, String> {
         .and_then(|u| u.get("totalTokens"))
         .and_then(Value::as_u64)
         .unwrap_or(prompt + completion);
-    Ok(json!({
+    Ok(crate::json_value!({
         "choices": [{"index": 0, "message": Value::Object(message), "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": total},
     }))
@@ -140,7 +143,9 @@ fn wire_call(index: usize, call: &Value) -> Result<Value, String> {
     let arguments = match call.get("arguments") {
         Some(Value::String(text)) => text.clone(),
         None | Some(Value::Null) => "{}".to_owned(),
-        Some(other) => other.to_string(),
+        Some(other) => crate::core::json_text::to_text(other),
     };
-    Ok(json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}))
+    Ok(
+        crate::json_value!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}),
+    )
 }

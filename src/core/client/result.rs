@@ -1,6 +1,8 @@
 //! What a run returns: plain data, `JSON.stringify`-round-trippable.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::core::json_text;
@@ -9,7 +11,8 @@ use crate::core::types::Request;
 use crate::core::wire::Usage;
 
 /// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// The model gave a final answer.
@@ -21,7 +24,8 @@ pub enum Status {
 }
 
 /// One tool call of the run, with its outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallRecord {
     /// The tool's name.
@@ -38,7 +42,8 @@ pub struct ToolCallRecord {
 }
 
 /// The result of `run` / `ask` (SPEC §8, §10).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
 #[serde(rename_all = "camelCase")]
 pub struct RunResult {
     /// The final text (the pending prompt when halted).
@@ -82,18 +87,6 @@ pub struct ResultJson {
     pub extra: Option<String>,
 }
 
-/// The optional fields of [`RunResult`], borrowed.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Extra<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pending: Option<&'a Request>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    limit: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    save_error: Option<&'a str>,
-}
-
 impl RunResult {
     /// The result's [`ResultJson`]. Put back in the result's key order (`text`, `messages`,
     /// `toolCalls`, `toolCallCount`, `turns`, `usage`, `model`, `status`, then `extra`'s), the
@@ -112,12 +105,11 @@ impl RunResult {
     pub fn to_json_parts(&self) -> ResultJson {
         let has_extra = self.pending.is_some() || self.limit.is_some() || self.save_error.is_some();
         let extra = has_extra.then(|| {
-            let extra = Extra {
-                pending: self.pending.as_ref(),
-                limit: self.limit.as_deref(),
-                save_error: self.save_error.as_deref(),
-            };
-            to_text(&extra, "{}")
+            let mut out = Vec::with_capacity(64);
+            let mut object = json_text::Object::new(&mut out);
+            crate::core::json_write::write_extra(&mut object, self);
+            object.end();
+            json_text::buffer_text(out)
         });
         ResultJson {
             messages: crate::core::message::items_text(&self.messages),
@@ -172,9 +164,4 @@ fn tool_calls_text(records: &[ToolCallRecord]) -> String {
     out.push(b']');
     // Only whole strings and values went in: always UTF-8.
     String::from_utf8(out).unwrap_or_else(|_| "[]".to_owned())
-}
-
-/// JSON text of plain data (whose serialization cannot fail); `fallback` if it ever did.
-fn to_text<T: Serialize + ?Sized>(value: &T, fallback: &str) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| fallback.to_owned())
 }

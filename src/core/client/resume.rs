@@ -27,7 +27,8 @@ pub fn check_resume_ids(pending: &Request, answer: &Value) -> Result<(), RunErro
     match answer.get("id") {
         Some(Value::String(id)) if *id == pending.id => Ok(()),
         Some(other) => Err(invalid(format!(
-            "the answer's id {other} does not match the pending request's id \"{}\"",
+            "the answer's id {} does not match the pending request's id \"{}\"",
+            crate::core::json_text::Json(other),
             pending.id
         ))),
         None => Err(invalid(format!(

@@ -225,7 +225,7 @@ impl Client {
         };
         if let Some(text) = history_text {
             if self.hooks.has_before_llm() {
-                history = match serde_json::from_str::<Value>(&text) {
+                history = match crate::core::json_parse::from_str(&text) {
                     Ok(Value::Array(items)) => message::from_values(items),
                     parsed => {
                         let why = parsed.map_or_else(

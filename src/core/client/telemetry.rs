@@ -1,6 +1,8 @@
 //! Where a run reports what happens: metric events (to the registry and `onMetric`) and, for a
 //! streamed run, the events its consumer iterates.
 
+#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -54,8 +56,12 @@ impl Telemetry {
 }
 
 /// One event of a streamed run, as `for await` yields it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    serde(tag = "type", rename_all = "snake_case")
+)]
 pub enum StreamEvent {
     /// Text as it arrives.
     Text {
@@ -72,7 +78,7 @@ pub enum StreamEvent {
         args: Value,
     },
     /// A tool call's result.
-    #[serde(rename_all = "camelCase")]
+    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
     ToolResult {
         /// The call id.
         id: String,

@@ -76,7 +76,7 @@ async fn relay_turn(
     request: &crate::core::types::Request,
     relayed: &[ToolCall],
 ) -> Result<Vec<(String, String, Outcome)>, RunError> {
-    let args_of = |c: &ToolCall| c.args.clone().unwrap_or_else(|_| serde_json::json!({}));
+    let args_of = |c: &ToolCall| c.args.clone().unwrap_or_else(|_| crate::json_value!({}));
     let start = env.clock.now_ms();
     let placeholder = ToolResult::error(request.prompt.clone());
     let mut suspended = crate::core::types::pending(request.clone());

@@ -193,7 +193,7 @@ impl MemoryFs {
             .into_iter()
             .map(Value::String)
             .collect();
-        serde_json::json!({"files": Value::Object(files), "dirs": Value::Array(dirs)})
+        crate::json_value!({"files": Value::Object(files), "dirs": Value::Array(dirs)})
     }
 
     /// Replaces every file and directory with what `saved` (from [`MemoryFs::export_json`])

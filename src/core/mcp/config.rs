@@ -120,7 +120,10 @@ fn server(value: &Value) -> Result<ServerConfig, String> {
             .as_f64()
             .filter(|t| t.is_finite() && *t > 0.0)
             .ok_or_else(|| {
-                format!("\"timeout\" must be a positive number of milliseconds, got {v}")
+                format!(
+                    "\"timeout\" must be a positive number of milliseconds, got {}",
+                    crate::core::json_text::Json(v)
+                )
             })?,
     };
     Ok(ServerConfig {

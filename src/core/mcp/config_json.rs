@@ -1,6 +1,6 @@
 //! The normalized JSON form of a server entry, as `parseMcpConfig` returns it.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::config::{Endpoint, ServerEntry};
 
@@ -52,7 +52,7 @@ impl ServerEntry {
             }
         }
         out.insert("enabled".into(), Value::Bool(self.enabled));
-        out.insert("timeout".into(), json!(config.timeout_ms));
+        out.insert("timeout".into(), crate::json_value!(config.timeout_ms));
         if !config.tools.is_empty() {
             let tools = config
                 .tools

@@ -4,7 +4,7 @@
 //! link (`kind: "authorization"`, `url`). The answer maps back to `accept` (with `answer.data`
 //! as the content), `decline` (`reason: "declined"`) or `cancel`.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -89,7 +89,7 @@ pub fn to_request(params: &Value, now_ms: f64) -> Request {
 /// ```
 pub fn to_result(answer: Result<Value, String>, request_id: &str) -> Value {
     let Ok(Value::Object(answer)) = answer else {
-        return json!({"action": "cancel"});
+        return crate::json_value!({"action": "cancel"});
     };
     let id_ok = match answer.get("id") {
         None | Some(Value::Null) => true,
@@ -100,12 +100,12 @@ pub fn to_result(answer: Result<Value, String>, request_id: &str) -> Value {
             Some(Value::Object(data)) => Value::Object(data.clone()),
             _ => Value::Object(Map::new()),
         };
-        return json!({"action": "accept", "content": content});
+        return crate::json_value!({"action": "accept", "content": content});
     }
     if id_ok && answer.get("reason").and_then(Value::as_str) == Some("declined") {
-        return json!({"action": "decline"});
+        return crate::json_value!({"action": "decline"});
     }
-    json!({"action": "cancel"})
+    crate::json_value!({"action": "cancel"})
 }
 
 /// Answers a server's requests: `elicitation/create` through `waitFor`, `ping`, and "method
@@ -125,8 +125,8 @@ impl Elicitation {
     /// `waitFor`.
     pub fn capabilities(&self) -> Value {
         match self.wait_for {
-            Some(_) => json!({"elicitation": {"form": {}, "url": {}}}),
-            None => json!({}),
+            Some(_) => crate::json_value!({"elicitation": {"form": {}, "url": {}}}),
+            None => crate::json_value!({}),
         }
     }
 }

@@ -123,7 +123,11 @@ impl Poster {
         signal: Option<Signal>,
     ) -> Result<HeadedResponse, McpError> {
         let had_session = self.session.borrow().id.is_some();
-        let request = self.request("POST", Some(message.to_string()), signal);
+        let request = self.request(
+            "POST",
+            Some(crate::core::json_text::to_text(message)),
+            signal,
+        );
         let response = self
             .http
             .open_with_headers(&request)

@@ -74,7 +74,7 @@ impl Poster {
         id: u64,
         handler: &Rc<dyn ServerRequests>,
     ) -> Result<Value, McpError> {
-        let parsed: Value = serde_json::from_str(text).map_err(|_| {
+        let parsed: Value = crate::core::json_parse::from_str(text).map_err(|_| {
             McpError::Protocol(format!("the response is not JSON: {}", clip(text.trim())))
         })?;
         let messages = match parsed {
@@ -111,7 +111,7 @@ impl Poster {
                 if !(event.event.is_empty() || event.event == "message") || event.data.is_empty() {
                     continue;
                 }
-                let Ok(message) = serde_json::from_str::<Value>(&event.data) else {
+                let Ok(message) = crate::core::json_parse::from_str(&event.data) else {
                     unreadable = Some(clip(&event.data));
                     continue;
                 };

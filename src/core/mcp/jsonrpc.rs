@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 messages as MCP uses them: building requests, notifications and responses, and
 //! telling apart what a server sends back.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A JSON-RPC error object.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,22 +53,22 @@ pub enum Incoming {
 /// assert_eq!(r.to_string(), r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#);
 /// ```
 pub fn request(id: u64, method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    crate::json_value!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
 /// A notification object (no id, no answer).
 pub fn notification(method: &str) -> Value {
-    json!({"jsonrpc": "2.0", "method": method})
+    crate::json_value!({"jsonrpc": "2.0", "method": method})
 }
 
 /// A success response to a server's request.
 pub fn result_response(id: Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
+    crate::json_value!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 /// An error response to a server's request.
 pub fn error_response(id: Value, error: &RpcError) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": error.code, "message": error.message}})
+    crate::json_value!({"jsonrpc": "2.0", "id": id, "error": {"code": error.code, "message": error.message}})
 }
 
 /// Classifies one decoded message.

@@ -3,7 +3,7 @@
 //! caller's signal. A session the server forgot (HTTP 404) is re-initialized once.
 
 use futures_util::future::{select, Either};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::rc::Rc;
@@ -107,7 +107,7 @@ impl Session {
 
     /// `initialize`, then `notifications/initialized`, each within the budget.
     pub async fn initialize(&self) -> Result<(), McpError> {
-        let params = json!({
+        let params = crate::json_value!({
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": self.capabilities,
             "clientInfo": {"name": "toolnexus-wasm", "version": env!("CARGO_PKG_VERSION")},
@@ -157,8 +157,8 @@ impl Session {
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
             let params = match &cursor {
-                Some(c) => json!({"cursor": c}),
-                None => json!({}),
+                Some(c) => crate::json_value!({"cursor": c}),
+                None => crate::json_value!({}),
             };
             let page = self
                 .call("tools/list", params, None, self.timeout_ms)
@@ -198,7 +198,7 @@ impl Session {
         signal: Option<Signal>,
         ms: f64,
     ) -> Result<Value, McpError> {
-        let params = json!({"name": name, "arguments": args});
+        let params = crate::json_value!({"name": name, "arguments": args});
         let id = self.next_id.get();
         match self
             .call("tools/call", params.clone(), signal.clone(), ms)
@@ -221,7 +221,10 @@ impl Session {
     async fn cancelled(&self, id: u64, reason: &str) {
         let mut message = jsonrpc::notification("notifications/cancelled");
         if let Some(map) = message.as_object_mut() {
-            map.insert("params".into(), json!({"requestId": id, "reason": reason}));
+            map.insert(
+                "params".into(),
+                crate::json_value!({"requestId": id, "reason": reason}),
+            );
         }
         let sent = self.transport.notify(message);
         let timeout = self.timeout_ms;

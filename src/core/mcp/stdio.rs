@@ -39,7 +39,7 @@ impl Shared {
     }
 
     fn route(&self, line: &str) {
-        let Ok(message) = serde_json::from_str::<Value>(line.trim()) else {
+        let Ok(message) = crate::core::json_parse::from_str(line.trim()) else {
             return;
         };
         match classify(message) {
@@ -63,7 +63,7 @@ impl Shared {
         if let Some(reason) = self.ended.borrow().clone() {
             return Err(ended(&reason));
         }
-        let line = format!("{message}\n");
+        let line = format!("{}\n", crate::core::json_text::Json(message));
         self.child.write(&line).await.map_err(McpError::Transport)
     }
 }

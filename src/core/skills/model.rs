@@ -2,7 +2,7 @@
 //! candidate was skipped.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::core::host::LocalBoxFuture;
 use crate::core::json_read::{invalid_type, Kind, Record};
@@ -137,20 +137,20 @@ impl SkillInfo {
     /// ```
     pub fn to_json(&self) -> Value {
         let mut map = Map::new();
-        map.insert("name".into(), json!(self.name));
+        map.insert("name".into(), crate::json_value!(self.name));
         if let Some(description) = &self.description {
-            map.insert("description".into(), json!(description));
+            map.insert("description".into(), crate::json_value!(description));
         }
-        map.insert("location".into(), json!(self.location));
-        map.insert("content".into(), json!(self.content));
+        map.insert("location".into(), crate::json_value!(self.location));
+        map.insert("content".into(), crate::json_value!(self.content));
         match &self.origin {
             Origin::Fs => {
-                map.insert("origin".into(), json!("fs"));
+                map.insert("origin".into(), crate::json_value!("fs"));
             }
             Origin::Logical { base, resources } => {
-                map.insert("origin".into(), json!("logical"));
-                map.insert("resources".into(), json!(resources));
-                map.insert("base".into(), json!(base));
+                map.insert("origin".into(), crate::json_value!("logical"));
+                map.insert("resources".into(), crate::json_value!(resources));
+                map.insert("base".into(), crate::json_value!(base));
             }
         }
         Value::Object(map)
@@ -217,9 +217,9 @@ impl Inventory {
         let skipped: Vec<Value> = self
             .skipped
             .iter()
-            .map(|s| json!({"location": s.location, "reason": s.reason.as_str()}))
+            .map(|s| crate::json_value!({"location": s.location, "reason": s.reason.as_str()}))
             .collect();
-        json!({"skills": skills, "skipped": skipped})
+        crate::json_value!({"skills": skills, "skipped": skipped})
     }
 }
 

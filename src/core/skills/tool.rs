@@ -1,7 +1,7 @@
 //! The one `skill` tool (SPEC §3): loads a skill's instructions and its files on demand, in the
 //! reference's progressive-disclosure block, byte for byte.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::discovery::sample_siblings;
@@ -28,7 +28,7 @@ pub struct SkillTool {
 impl SkillTool {
     /// The tool for `set`.
     pub fn new(set: Rc<SkillSet>) -> Self {
-        let schema = json!({
+        let schema = crate::json_value!({
             "type": "object",
             "properties": {"name": {"type": "string", "description": "The name of the skill to load"}},
             "required": ["name"],
@@ -118,8 +118,8 @@ async fn render(set: &SkillSet, info: &SkillInfo) -> ToolResult {
     }
     lines.push("</skill_content>".into());
     let mut metadata = Map::new();
-    metadata.insert("name".into(), json!(info.name));
-    metadata.insert("dir".into(), json!(dir));
+    metadata.insert("name".into(), crate::json_value!(info.name));
+    metadata.insert("dir".into(), crate::json_value!(dir));
     ToolResult {
         output: lines.join("\n"),
         is_error: false,

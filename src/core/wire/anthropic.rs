@@ -3,7 +3,7 @@
 //! The system prompt is a top-level `system` field; the reply is a `content` array of `text`
 //! and `tool_use` blocks, and tool results go back as one user turn of `tool_result` blocks.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::anthropic_read;
 use super::openai::{call_id, count, provider_error};
@@ -73,15 +73,15 @@ impl Dialect for Anthropic {
     /// present, even when empty.
     fn body(&self, model: &str, system: &str, has_tools: bool, stream: bool) -> Map<String, Value> {
         let mut body = Map::new();
-        body.insert("model".into(), json!(model));
-        body.insert("max_tokens".into(), json!(MAX_TOKENS));
-        body.insert("system".into(), json!(system));
+        body.insert("model".into(), crate::json_value!(model));
+        body.insert("max_tokens".into(), crate::json_value!(MAX_TOKENS));
+        body.insert("system".into(), crate::json_value!(system));
         body.insert("messages".into(), Value::Null);
         if has_tools {
             body.insert("tools".into(), Value::Null);
         }
         if stream {
-            body.insert("stream".into(), json!(true));
+            body.insert("stream".into(), crate::json_value!(true));
         }
         body
     }
@@ -133,7 +133,7 @@ impl Dialect for Anthropic {
                     .unwrap_or_default();
                 let output = match b.get("content") {
                     Some(Value::String(text)) => text.clone(),
-                    Some(other) => other.to_string(),
+                    Some(other) => crate::core::json_text::to_text(other),
                     None => String::new(),
                 };
                 let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
@@ -166,14 +166,14 @@ impl Anthropic {
     /// assert_eq!(Anthropic.parse_slowly(text), Anthropic.parse(text));
     /// ```
     pub fn parse_slowly(&self, text: &str) -> Result<Reply, WireError> {
-        let body: Value =
-            serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
+        let body: Value = crate::core::json_parse::from_str(text)
+            .map_err(|e| WireError::NotJson(e.to_string()))?;
         let is_error_type = body.get("type").and_then(Value::as_str) == Some("error");
         if let Some(message) = provider_error(&body) {
             return Err(WireError::Provider(message));
         }
         if is_error_type {
-            return Err(WireError::Provider(body.to_string()));
+            return Err(WireError::Provider(crate::core::json_text::to_text(&body)));
         }
         let content = body
             .get("content")
@@ -191,7 +191,7 @@ impl Anthropic {
             }
         }
         let mut assistant = Map::new();
-        assistant.insert("role".into(), json!("assistant"));
+        assistant.insert("role".into(), crate::json_value!("assistant"));
         assistant.insert("content".into(), Value::Array(content.clone()));
         Ok(Reply {
             text,

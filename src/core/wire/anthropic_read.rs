@@ -100,7 +100,7 @@ fn read_blocks(r: &mut Reader<'_>) -> Option<Blocks> {
                     None => Ok(Value::Object(Map::new())),
                     Some((from, to)) => {
                         let input = std::str::from_utf8(out.get(from..to)?).ok()?;
-                        match serde_json::from_str(input).ok()? {
+                        match crate::core::json_parse::from_str(input).ok()? {
                             Value::Null => Ok(Value::Object(Map::new())),
                             value => Ok(value),
                         }

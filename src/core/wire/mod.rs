@@ -13,7 +13,9 @@ pub mod stream;
 
 use std::cell::OnceCell;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::message::Message;
@@ -29,7 +31,8 @@ pub use body_template::BodyTemplate;
 /// u.add(&Usage { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
 /// assert_eq!(u.total_tokens, 7);
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Input tokens.
@@ -147,7 +150,7 @@ impl ToolList {
     /// JSON text.
     pub fn new(value: Value) -> Self {
         ToolList {
-            text: value.to_string(),
+            text: crate::core::json_text::to_text(&value),
             has_tools: value.as_array().is_some_and(|a| !a.is_empty()),
             value: OnceCell::from(value),
         }
@@ -171,7 +174,7 @@ impl ToolList {
     /// The list as data, parsed from its text the first time.
     pub fn value(&self) -> &Value {
         self.value
-            .get_or_init(|| serde_json::from_str(&self.text).unwrap_or(Value::Null))
+            .get_or_init(|| crate::core::json_parse::from_str(&self.text).unwrap_or(Value::Null))
     }
 
     /// Whether the list is a non-empty array: a request carries `tools` only then.
@@ -214,7 +217,7 @@ pub fn body_value(
     let mut all: Vec<Value> = if prefix.is_empty() {
         Vec::new()
     } else {
-        match serde_json::from_str::<Value>(&format!("[{prefix}]")) {
+        match crate::core::json_parse::from_str(&format!("[{prefix}]")) {
             Ok(Value::Array(items)) => items,
             _ => Vec::new(),
         }

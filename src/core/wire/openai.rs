@@ -3,7 +3,7 @@
 //! The system prompt travels as the first message; tool calls come back in
 //! `choices[0].message.tool_calls` with JSON-string arguments.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::{openai_read, Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::openai_text;
@@ -67,15 +67,18 @@ impl Dialect for OpenAi {
         stream: bool,
     ) -> Map<String, Value> {
         let mut body = Map::new();
-        body.insert("model".into(), json!(model));
+        body.insert("model".into(), crate::json_value!(model));
         body.insert("messages".into(), Value::Null);
         if has_tools {
             body.insert("tools".into(), Value::Null);
-            body.insert("tool_choice".into(), json!("auto"));
+            body.insert("tool_choice".into(), crate::json_value!("auto"));
         }
         if stream {
-            body.insert("stream".into(), json!(true));
-            body.insert("stream_options".into(), json!({"include_usage": true}));
+            body.insert("stream".into(), crate::json_value!(true));
+            body.insert(
+                "stream_options".into(),
+                crate::json_value!({"include_usage": true}),
+            );
         }
         body
     }
@@ -137,8 +140,8 @@ impl OpenAi {
     /// assert_eq!(OpenAi.parse_slowly(text), OpenAi.parse(text));
     /// ```
     pub fn parse_slowly(&self, text: &str) -> Result<Reply, WireError> {
-        let mut body: Value =
-            serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
+        let mut body: Value = crate::core::json_parse::from_str(text)
+            .map_err(|e| WireError::NotJson(e.to_string()))?;
         if let Some(message) = provider_error(&body) {
             return Err(WireError::Provider(message));
         }
@@ -172,7 +175,7 @@ pub(super) fn provider_error(body: &Value) -> Option<String> {
         Value::String(s) => Some(s.clone()),
         err => Some(match err.get("message").and_then(Value::as_str) {
             Some(m) => m.to_string(),
-            None => err.to_string(),
+            None => crate::core::json_text::to_text(err),
         }),
     }
 }
@@ -253,7 +256,7 @@ pub(super) fn arguments_text(s: &str) -> Result<Value, String> {
     if s.trim().is_empty() {
         return Ok(Value::Object(Map::new()));
     }
-    serde_json::from_str(s).map_err(|e| format!("not valid JSON: {e}"))
+    crate::core::json_parse::from_str(s).map_err(|e| format!("not valid JSON: {e}"))
 }
 
 /// JSON-string arguments parsed ("" → `{}`); an already-parsed value is kept as it is.

@@ -3,7 +3,7 @@
 //! a plain one produce the same [`Reply`]. A stream that ends before its terminal event, or that
 //! carries an error event, is an error, never a partial reply.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::anthropic_delta;
 use super::openai::provider_error;
@@ -20,7 +20,8 @@ pub trait Assembler {
 }
 
 fn parse_data(data: &str) -> Result<Value, WireError> {
-    serde_json::from_str(data).map_err(|e| WireError::NotJson(format!("a stream event: {e}")))
+    crate::core::json_parse::from_str(data)
+        .map_err(|e| WireError::NotJson(format!("a stream event: {e}")))
 }
 
 /// OpenAI chunks: `choices[0].delta.content`, `delta.tool_calls[]` assembled by `index`,
@@ -131,26 +132,27 @@ impl Assembler for OpenAiAssembler {
             return Err(WireError::Truncated("its [DONE] line"));
         }
         let mut message = Map::new();
-        message.insert("role".into(), json!("assistant"));
+        message.insert("role".into(), crate::json_value!("assistant"));
         if self.calls.is_empty() {
-            message.insert("content".into(), json!(self.text));
+            message.insert("content".into(), crate::json_value!(self.text));
         } else {
             let content = if self.text.is_empty() {
                 Value::Null
             } else {
-                json!(self.text)
+                crate::json_value!(self.text)
             };
             message.insert("content".into(), content);
             let calls: Vec<Value> = self
                 .calls
                 .values()
-                .map(|(id, name, args)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}}))
+                .map(|(id, name, args)| crate::json_value!({"id": id, "type": "function", "function": {"name": name, "arguments": args}}))
                 .collect();
             message.insert("tool_calls".into(), Value::Array(calls));
         }
-        let usage = self.usage.take().unwrap_or_else(|| json!({}));
-        let response = json!({"choices": [{"message": Value::Object(message)}], "usage": usage});
-        dialect.parse(&response.to_string())
+        let usage = self.usage.take().unwrap_or_else(|| crate::json_value!({}));
+        let response =
+            crate::json_value!({"choices": [{"message": Value::Object(message)}], "usage": usage});
+        dialect.parse(&crate::core::json_text::to_text(&response))
     }
 }
 
@@ -181,9 +183,10 @@ impl Assembler for AnthropicAssembler {
             .map(|(mut block, partial_json)| {
                 if block.get("type").and_then(Value::as_str) == Some("tool_use") {
                     let input = if partial_json.trim().is_empty() {
-                        json!({})
+                        crate::json_value!({})
                     } else {
-                        serde_json::from_str(&partial_json).unwrap_or(Value::String(partial_json))
+                        crate::core::json_parse::from_str(&partial_json)
+                            .unwrap_or(Value::String(partial_json))
                     };
                     if let Some(map) = block.as_object_mut() {
                         map.insert("input".into(), input);
@@ -192,8 +195,10 @@ impl Assembler for AnthropicAssembler {
                 block
             })
             .collect();
-        let usage = json!({"input_tokens": self.input_tokens, "output_tokens": self.output_tokens});
-        dialect.parse(&json!({"content": content, "usage": usage}).to_string())
+        let usage = crate::json_value!({"input_tokens": self.input_tokens, "output_tokens": self.output_tokens});
+        dialect.parse(&crate::core::json_text::to_text(
+            &crate::json_value!({"content": content, "usage": usage}),
+        ))
     }
 }
 
@@ -234,9 +239,10 @@ impl AnthropicAssembler {
                     .get("error")
                     .and_then(|e| e.get("message"))
                     .and_then(Value::as_str);
-                return Err(WireError::Provider(
-                    message.map_or_else(|| data.to_string(), str::to_owned),
-                ));
+                return Err(WireError::Provider(message.map_or_else(
+                    || crate::core::json_text::to_text(&data),
+                    str::to_owned,
+                )));
             }
             "message_start" => {
                 let usage = data.get("message").and_then(|m| m.get("usage"));
@@ -247,7 +253,7 @@ impl AnthropicAssembler {
                 let block = data
                     .get("content_block")
                     .cloned()
-                    .unwrap_or_else(|| json!({"type": "text", "text": ""}));
+                    .unwrap_or_else(|| crate::json_value!({"type": "text", "text": ""}));
                 self.blocks.insert(index, (block, String::new()));
             }
             "content_block_delta" => return Ok(self.delta(index, data.get("delta"))),
@@ -280,7 +286,10 @@ impl AnthropicAssembler {
 
 /// A content block a delta arrived for before (or without) its `content_block_start`.
 fn empty_block() -> (Value, String) {
-    (json!({"type": "text", "text": ""}), String::new())
+    (
+        crate::json_value!({"type": "text", "text": ""}),
+        String::new(),
+    )
 }
 
 /// Values in order of their `index`: a stream's tool calls or content blocks, a few, kept in a

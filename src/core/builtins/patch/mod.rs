@@ -6,8 +6,6 @@ mod grammar;
 
 pub use grammar::{apply_hunks, parse, Hunk, Op};
 
-use serde_json::json;
-
 use super::args;
 use super::tool::{ok_with, Builtin};
 use crate::core::fs::{resolve, EntryKind, SharedFs};
@@ -141,7 +139,7 @@ pub fn tool(fs: SharedFs) -> Builtin {
             }
             stage.commit(&fs).await?;
             let count = |f: fn(&Op) -> bool| ops.iter().filter(|o| f(o)).count();
-            let metadata = json!({
+            let metadata = crate::json_value!({
                 "added": count(|o| matches!(o, Op::Add { .. })),
                 "updated": count(|o| matches!(o, Op::Update { .. })),
                 "deleted": count(|o| matches!(o, Op::Delete { .. })),
