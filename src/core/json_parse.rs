@@ -446,7 +446,7 @@ fn float(f: f64) -> Value {
 
 thread_local! {
     /// 10^0 ..= 10^308, each the nearest f64, worked out on first use.
-    static POWERS_OF_TEN: Vec<f64> = (0..=308).map(exact_power_of_ten).collect();
+    static POWERS_OF_TEN: Vec<f64> = powers_of_ten(308);
 }
 
 /// 10^k, the nearest f64 (as the literal `1e{k}` is), for k up to 308.
@@ -454,10 +454,13 @@ fn power_of_ten(k: u32) -> Option<f64> {
     POWERS_OF_TEN.with(|powers| powers.get(k as usize).copied())
 }
 
-/// 10^k rounded to the nearest f64 (ties to even), from its exact value in 32-bit limbs.
-fn exact_power_of_ten(k: u32) -> f64 {
+/// 10^0 ..= 10^last, each rounded to the nearest f64: the exact powers are kept in 32-bit
+/// limbs, each one ten times the one before.
+fn powers_of_ten(last: u32) -> Vec<f64> {
     let mut limbs: Vec<u32> = vec![1];
-    for _ in 0..k {
+    let mut powers = Vec::with_capacity(last as usize + 1);
+    for _ in 0..=last {
+        powers.push(nearest_f64(&limbs));
         let mut carry = 0u64;
         for limb in &mut limbs {
             let product = u64::from(*limb) * 10 + carry;
@@ -468,6 +471,11 @@ fn exact_power_of_ten(k: u32) -> f64 {
             limbs.push(carry as u32);
         }
     }
+    powers
+}
+
+/// The integer in `limbs` (least significant first) rounded to the nearest f64, ties to even.
+fn nearest_f64(limbs: &[u32]) -> f64 {
     let top = limbs.last().copied().unwrap_or(1);
     let bits = 32 * (limbs.len() as u32 - 1) + (32 - top.leading_zeros());
     if bits <= 64 {
