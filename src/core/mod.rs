@@ -25,6 +25,7 @@ pub mod json_write;
 pub mod mcp;
 pub mod message;
 pub mod metrics;
+pub mod names;
 pub mod relay;
 pub mod schema;
 #[cfg(feature = "full")]

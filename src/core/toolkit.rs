@@ -1,9 +1,9 @@
 //! The toolkit (SPEC §4): deterministic assembly of every source, routing by name, and the
 //! checks every call goes through before a tool runs.
 
+use crate::core::names::Names;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::builtin_toggle;
@@ -53,7 +53,7 @@ pub struct Toolkit {
 #[derive(Default)]
 struct Inner {
     tools: Vec<SharedTool>,
-    index: HashMap<String, usize>,
+    index: Names<usize>,
     /// Provider tool lists already built, by format name; cleared when a tool is registered.
     lists: Vec<(&'static str, Rc<ToolList>)>,
 }

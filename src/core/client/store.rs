@@ -1,7 +1,7 @@
 //! Conversation memory for `ask(prompt, {id})`: any `get` / `save` pair.
 
+use crate::core::names::Names;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use crate::core::host::LocalBoxFuture;
 use crate::core::message::Message;
@@ -24,7 +24,7 @@ pub trait Store {
 /// ```
 #[derive(Default)]
 pub struct InMemoryStore {
-    threads: RefCell<HashMap<String, Vec<Message>>>,
+    threads: RefCell<Names<Vec<Message>>>,
 }
 
 impl Store for InMemoryStore {

@@ -1,0 +1,60 @@
+//! [`Names`]: values by string key in a sorted `Vec`, found by binary search. For the few
+//! string-keyed tables of the core (the toolkit's index of tool names, the in-memory
+//! conversation store): in the wasm module a `HashMap` brings its hasher, its random keys and a
+//! hash table of its own (2 KiB gzip), a `BTreeMap` more; lookups here take log2(n)
+//! comparisons and an insert moves the entries after it.
+
+/// Values by string key, kept sorted by key.
+///
+/// ```
+/// use toolnexus::core::names::Names;
+/// let mut names = Names::default();
+/// assert_eq!(names.insert("b".into(), 2), None);
+/// assert_eq!(names.insert("a".into(), 1), None);
+/// assert_eq!(names.insert("b".into(), 3), Some(2));
+/// assert_eq!(names.get("b"), Some(&3));
+/// assert!(names.get("c").is_none());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Names<V> {
+    entries: Vec<(String, V)>,
+}
+
+impl<V> Default for Names<V> {
+    fn default() -> Self {
+        Names {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<V> Names<V> {
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.entries.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        let at = self.find(key).ok()?;
+        self.entries.get(at).map(|(_, v)| v)
+    }
+
+    /// Whether `key` has a value.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.find(key).is_ok()
+    }
+
+    /// Puts `value` under `key`; gives back the value it replaces.
+    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
+        match self.find(&key) {
+            Ok(at) => self
+                .entries
+                .get_mut(at)
+                .map(|(_, old)| std::mem::replace(old, value)),
+            Err(at) => {
+                self.entries.insert(at, (key, value));
+                None
+            }
+        }
+    }
+}
