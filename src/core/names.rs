@@ -2,7 +2,9 @@
 //! string-keyed tables of the core (the toolkit's index of tool names, the in-memory
 //! conversation store): in the wasm module a `HashMap` brings its hasher, its random keys and a
 //! hash table of its own (2 KiB gzip), a `BTreeMap` more; lookups here take log2(n)
-//! comparisons and an insert moves the entries after it.
+//! comparisons and an insert moves the entries after it, which suits tables of up to some
+//! thousands of names (a 500-tool toolkit; the metrics registry, whose entries are large and
+//! many, keeps its `BTreeMap`).
 
 /// Values by string key, kept sorted by key.
 ///
