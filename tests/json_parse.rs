@@ -6,9 +6,9 @@
 
 mod json_style;
 
-use json_style::{broken, mutation_byte, style, written};
+use json_style::{any_value as value, broken, mutation_byte, style, written};
 use proptest::prelude::*;
-use serde_json::{Number, Value};
+use serde_json::Value;
 use toolnexus::core::json_parse::from_str;
 
 /// Both readers' outcomes, as text that tells every number form and float bit apart.
@@ -21,31 +21,6 @@ fn same(text: &str) -> Result<(), TestCaseError> {
     let theirs = outcome(serde_json::from_str::<Value>(text).map_err(|e| e.to_string()));
     prop_assert_eq!(ours, theirs, "text: {:?}", text);
     Ok(())
-}
-
-fn number() -> impl Strategy<Value = Number> {
-    prop_oneof![
-        any::<u64>().prop_map(Number::from),
-        any::<i64>().prop_map(Number::from),
-        any::<f64>().prop_filter_map("finite", Number::from_f64),
-    ]
-}
-
-fn value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        number().prop_map(Value::Number),
-        any::<String>().prop_map(Value::String),
-        "[a-z \"\\\\\n\t/é😀\u{1}\u{1f}\u{7f}]{0,12}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(4, 32, 5, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec(("[a-c\"\\\\é]{0,3}", inner), 0..5)
-                .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
-        ]
-    })
 }
 
 /// Number texts of every shape: signs, leading zeros, long digit runs, fractions and

@@ -3,8 +3,11 @@
 //! the derives they replace in the module are kept off wasm32 to be compared with here.
 #![allow(clippy::unwrap_used)]
 
+mod json_style;
+
+use json_style::any_value as value;
 use proptest::prelude::*;
-use serde_json::{json, Map, Number, Value};
+use serde_json::{json, Map, Value};
 use toolnexus::core::client::result::{RunResult, Status, ToolCallRecord};
 use toolnexus::core::client::telemetry::StreamEvent;
 use toolnexus::core::json_text::{to_text, Json};
@@ -14,39 +17,6 @@ use toolnexus::core::metrics::MetricEvent;
 use toolnexus::core::types::{Answer, Request, ToolResult};
 use toolnexus::core::wire::Usage;
 use toolnexus::json_value;
-
-fn number() -> impl Strategy<Value = Number> {
-    prop_oneof![
-        any::<u64>().prop_map(Number::from),
-        any::<i64>().prop_map(Number::from),
-        any::<f64>().prop_filter_map("finite", Number::from_f64),
-        prop_oneof![
-            Just(0.0),
-            Just(-0.0),
-            Just(1.0),
-            Just(1e21),
-            Just(1e-7),
-            Just(5e-324)
-        ]
-        .prop_map(|f| Number::from_f64(f).unwrap()),
-    ]
-}
-
-fn value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        number().prop_map(Value::Number),
-        any::<String>().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(3, 24, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((any::<String>(), inner), 0..4)
-                .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
-        ]
-    })
-}
 
 fn map() -> impl Strategy<Value = Map<String, Value>> {
     prop::collection::vec((any::<String>(), value()), 0..3).prop_map(|p| p.into_iter().collect())

@@ -3,7 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map, Number, Value};
 use std::fmt::Write;
 
 /// How to write a value: whitespace between tokens, and which characters to escape.
@@ -162,5 +162,44 @@ pub fn tool_name() -> BoxedStrategy<Value> {
         text(),
         one_of(vec![json!("get_weather"), json!(null), json!(5)])
     ]
+    .boxed()
+}
+
+/// Any JSON number: every integer form, any finite float, and the floats at the edges.
+pub fn number() -> BoxedStrategy<Number> {
+    prop_oneof![
+        any::<u64>().prop_map(Number::from),
+        any::<i64>().prop_map(Number::from),
+        any::<f64>().prop_filter_map("finite", Number::from_f64),
+        prop_oneof![
+            Just(0.0),
+            Just(-0.0),
+            Just(1.0),
+            Just(1e21),
+            Just(1e-7),
+            Just(5e-324)
+        ]
+        .prop_map(|f| Number::from_f64(f).unwrap()),
+    ]
+    .boxed()
+}
+
+/// Any JSON value, a few levels deep: any strings (and ones full of characters to escape),
+/// any numbers, short keys that collide.
+pub fn any_value() -> BoxedStrategy<Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number().prop_map(Value::Number),
+        any::<String>().prop_map(Value::String),
+        "[a-z \"\\\\\n\t/é😀\u{1}\u{1f}\u{7f}]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec(("[a-c\"\\\\é]{0,3}", inner), 0..5)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+        ]
+    })
     .boxed()
 }
