@@ -558,6 +558,8 @@ function sizes(build = ".") {
   // The same files and settings as scripts/size.mjs (what a browser downloads), for the full
   // build (".") or the lean one ("core").
   const files = [path.join(build, "index.js"), "register.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
+  // The browser stores, plain JavaScript beside the module since the twelfth round.
+  if (existsSync(path.join(pkgDir, "stores.js"))) files.splice(2, 0, "stores.js")
   // The glue's JS snippets (web/snippets/<crate-hash>/src/js/*.js), which the glue imports.
   const snippets = path.join(pkgDir, build, "web", "snippets")
   if (existsSync(snippets)) {
