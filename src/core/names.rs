@@ -1,6 +1,7 @@
 //! [`Names`]: values by string key in a sorted `Vec`, found by binary search. For the few
-//! string-keyed tables of the core (the toolkit's index of tool names, the in-memory
-//! conversation store): in the wasm module a `HashMap` brings its hasher, its random keys and a
+//! keyed tables of the core (the toolkit's index of tool names, the in-memory conversation
+//! store, the memory filesystem, the paths a directory walk has seen, YAML anchors, MCP
+//! requests in flight): in the wasm module a `HashMap` brings its hasher, its random keys and a
 //! hash table of its own (2 KiB gzip), a `BTreeMap` more; lookups here take log2(n)
 //! comparisons and an insert moves the entries after it, which suits tables of up to some
 //! thousands of names (a 500-tool toolkit; the metrics registry, whose entries are large and
@@ -41,6 +42,12 @@ impl<V> Names<V> {
         self.entries.get(at).map(|(_, v)| v)
     }
 
+    /// The value under `key`, to change.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
+        let at = self.find(key).ok()?;
+        self.entries.get_mut(at).map(|(_, v)| v)
+    }
+
     /// Whether `key` has a value.
     pub fn contains_key(&self, key: &str) -> bool {
         self.find(key).is_ok()
@@ -58,5 +65,26 @@ impl<V> Names<V> {
                 None
             }
         }
+    }
+
+    /// Takes the value under `key` out.
+    pub fn remove(&mut self, key: &str) -> Option<V> {
+        let at = self.find(key).ok()?;
+        Some(self.entries.remove(at).1)
+    }
+
+    /// Keeps only the entries `keep` says yes to.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, &V) -> bool) {
+        self.entries.retain(|(k, v)| keep(k, v));
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// The entries, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &V)> {
+        self.entries.iter().map(|(k, v)| (k, v))
     }
 }

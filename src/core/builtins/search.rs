@@ -1,7 +1,7 @@
 //! `grep` and `glob`: a deterministic walk (names in order, `node_modules` and `.git`
 //! skipped, symlinked directories followed once) over the host's filesystem.
 
-use std::collections::HashSet;
+use crate::core::names::Names;
 use std::rc::Rc;
 
 use super::args;
@@ -64,7 +64,7 @@ async fn walk(fs: &SharedFs, root: &str) -> Result<Vec<Found>, String> {
         }
         Some(EntryKind::Dir) => {}
     }
-    let mut seen = HashSet::new();
+    let mut seen = Names::default();
     let mut found = Vec::new();
     let mut stack = Vec::new();
     if let Some(frame) = open_dir(fs, &mut seen, absolute, String::new()).await {
@@ -98,12 +98,12 @@ type Frame = (String, String, std::vec::IntoIter<DirEntry>);
 /// Lists a directory not seen before (by its real path, so a symlink loop ends).
 async fn open_dir(
     fs: &SharedFs,
-    seen: &mut HashSet<String>,
+    seen: &mut Names<()>,
     dir: String,
     prefix: String,
 ) -> Option<Frame> {
     let real = fs.real_path(&dir).await.ok()?;
-    if !seen.insert(real) {
+    if seen.insert(real, ()).is_some() {
         return None;
     }
     let entries = fs.list(&dir).await.ok()?;

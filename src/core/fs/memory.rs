@@ -3,22 +3,22 @@
 
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{normalize, DirEntry, EntryKind, Fs, FsError, FsFuture};
+use crate::core::names::Names;
 use crate::core::sorting::sort;
 
 #[derive(Default)]
 struct Tree {
-    files: HashMap<String, String>,
+    files: Names<String>,
     /// Every directory but the root, which always exists.
-    dirs: HashSet<String>,
+    dirs: Names<()>,
 }
 
 impl Tree {
     fn kind(&self, path: &str) -> Option<EntryKind> {
-        if path == "/" || self.dirs.contains(path) {
+        if path == "/" || self.dirs.contains_key(path) {
             Some(EntryKind::Dir)
         } else if self.files.contains_key(path) {
             Some(EntryKind::File)
@@ -43,7 +43,9 @@ impl Tree {
                 return Err(FsError::NotADirectory(parent.clone()));
             }
         }
-        self.dirs.extend(parents);
+        for parent in parents {
+            self.dirs.insert(parent, ());
+        }
         Ok(())
     }
 }
@@ -134,7 +136,8 @@ impl MemoryFs {
             Some(EntryKind::Dir) => {
                 let prefix = format!("{path}/");
                 tree.files.retain(|p, _| !p.starts_with(&prefix));
-                tree.dirs.retain(|p| *p != path && !p.starts_with(&prefix));
+                tree.dirs
+                    .retain(|p, _| p != path && !p.starts_with(&prefix));
                 Ok(())
             }
         }
@@ -159,7 +162,7 @@ impl MemoryFs {
             name,
             kind: EntryKind::File,
         });
-        let dirs = tree.dirs.iter().filter_map(child).map(|name| DirEntry {
+        let dirs = tree.dirs.keys().filter_map(child).map(|name| DirEntry {
             name,
             kind: EntryKind::Dir,
         });
@@ -189,7 +192,7 @@ impl MemoryFs {
                 Some((p, Value::String(text)))
             })
             .collect();
-        let dirs = sorted(tree.dirs.iter())
+        let dirs = sorted(tree.dirs.keys())
             .into_iter()
             .map(Value::String)
             .collect();

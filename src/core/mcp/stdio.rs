@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::core::names::Names;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -21,7 +23,7 @@ type Queued = (Value, String, Value);
 struct Shared {
     child: Box<dyn Child>,
     /// Requests waiting for their response, by id; filled in when it arrives.
-    waiting: RefCell<HashMap<u64, Option<Outcome>>>,
+    waiting: RefCell<Names<Option<Outcome>>>,
     /// Server requests not answered yet.
     queued: RefCell<VecDeque<Queued>>,
     pumping: Cell<bool>,
@@ -48,7 +50,7 @@ impl Shared {
                     .as_u64()
                     .or_else(|| id.as_str().and_then(|s| s.parse().ok()));
                 let mut waiting = self.waiting.borrow_mut();
-                if let Some(slot) = key.and_then(|k| waiting.get_mut(&k)) {
+                if let Some(slot) = key.and_then(|k: u64| waiting.get_mut(&k.to_string())) {
                     *slot = Some(outcome.map_err(McpError::Rpc));
                 }
             }
@@ -104,7 +106,7 @@ struct Waiting(Rc<Shared>, u64);
 
 impl Drop for Waiting {
     fn drop(&mut self) {
-        self.0.waiting.borrow_mut().remove(&self.1);
+        self.0.waiting.borrow_mut().remove(&self.1.to_string());
     }
 }
 
@@ -136,14 +138,14 @@ async fn exchange(
     message: Value,
     handler: Rc<dyn ServerRequests>,
 ) -> Outcome {
-    shared.waiting.borrow_mut().insert(id, None);
+    shared.waiting.borrow_mut().insert(id.to_string(), None);
     let _slot = Waiting(shared.clone(), id);
     shared.write(&message).await?;
     loop {
         let done = shared
             .waiting
             .borrow_mut()
-            .get_mut(&id)
+            .get_mut(&id.to_string())
             .and_then(Option::take);
         if let Some(outcome) = done {
             return outcome;

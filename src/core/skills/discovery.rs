@@ -2,7 +2,7 @@
 //! directories and files; a real path is visited once, so symlink cycles end. Also the
 //! sibling-file sampler of the `skill` tool, which walks the same way.
 
-use std::collections::HashSet;
+use crate::core::names::Names;
 
 use super::frontmatter;
 use super::model::{Origin, SkillInfo, SkillSkip, SkipReason};
@@ -19,11 +19,11 @@ const SKIPPED_DIRS: [&str; 2] = ["node_modules", ".git"];
 /// listing order, then its subdirectories, the last listed first), calling `keep` on every
 /// file path until it returns `false`.
 async fn walk(fs: &dyn Fs, root: &str, mut keep: impl FnMut(&str, &str) -> bool) {
-    let mut seen: HashSet<String> = HashSet::new();
+    let mut seen: Names<()> = Names::default();
     // Unlike the reference, the root's own real path counts as visited: a link back to the
     // root does not walk it twice (which would only produce duplicate-name skips).
     if let Ok(real) = fs.real_path(root).await {
-        seen.insert(real);
+        seen.insert(real, ());
     }
     let mut stack = vec![root.to_owned()];
     while let Some(dir) = stack.pop() {
@@ -40,7 +40,7 @@ async fn walk(fs: &dyn Fs, root: &str, mut keep: impl FnMut(&str, &str) -> bool)
                     let Ok(real) = fs.real_path(&full).await else {
                         continue;
                     };
-                    if seen.insert(real) {
+                    if seen.insert(real, ()).is_none() {
                         stack.push(full);
                     }
                 }
