@@ -52,3 +52,21 @@ proptest! {
         prop_assert_eq!(ours.iter().collect::<Vec<_>>(), theirs.iter().collect::<Vec<_>>());
     }
 }
+
+proptest! {
+    #[test]
+    fn id_keys_answer_as_a_map_does(ids in prop::collection::vec((0u32..40, any::<bool>()), 0..60)) {
+        // Mostly rising ids (appended), some out of order and some removed.
+        let (mut ours, mut theirs) = (Names::<u32, u32>::default(), BTreeMap::new());
+        for (i, (id, remove)) in ids.into_iter().enumerate() {
+            let id = if i % 3 == 0 { id } else { 100 + i as u32 };
+            if remove {
+                prop_assert_eq!(ours.remove(&id), theirs.remove(&id));
+            } else {
+                prop_assert_eq!(ours.insert(id, i as u32), theirs.insert(id, i as u32));
+            }
+            prop_assert_eq!(ours.get(&id), theirs.get(&id));
+        }
+        prop_assert_eq!(ours.iter().collect::<Vec<_>>(), theirs.iter().collect::<Vec<_>>());
+    }
+}

@@ -7,6 +7,8 @@
 //! thousands of names (a 500-tool toolkit; the metrics registry, whose entries are large and
 //! many, keeps its `BTreeMap`).
 
+use std::borrow::Borrow;
+
 /// Values by string key, kept sorted by key.
 ///
 /// ```
@@ -18,12 +20,15 @@
 /// assert_eq!(names.get("b"), Some(&3));
 /// assert!(names.get("c").is_none());
 /// ```
+///
+/// Keys are `String`s unless given: `Names<V, u32>` keeps ids (an id larger than every other,
+/// as counters hand them out, goes to the end without moving anything).
 #[derive(Debug, Clone)]
-pub struct Names<V> {
-    entries: Vec<(String, V)>,
+pub struct Names<V, K = String> {
+    entries: Vec<(K, V)>,
 }
 
-impl<V> Default for Names<V> {
+impl<V, K> Default for Names<V, K> {
     fn default() -> Self {
         Names {
             entries: Vec::new(),
@@ -31,30 +36,46 @@ impl<V> Default for Names<V> {
     }
 }
 
-impl<V> Names<V> {
-    fn find(&self, key: &str) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(k, _)| k.as_str().cmp(key))
+impl<V, K: Ord> Names<V, K> {
+    fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
     /// The value under `key`.
-    pub fn get(&self, key: &str) -> Option<&V> {
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
         let at = self.find(key).ok()?;
         self.entries.get(at).map(|(_, v)| v)
     }
 
     /// The value under `key`, to change.
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
+    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
         let at = self.find(key).ok()?;
         self.entries.get_mut(at).map(|(_, v)| v)
     }
 
     /// Whether `key` has a value.
-    pub fn contains_key(&self, key: &str) -> bool {
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
         self.find(key).is_ok()
     }
 
     /// Puts `value` under `key`; gives back the value it replaces.
-    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        if self.entries.last().is_none_or(|(last, _)| *last < key) {
+            self.entries.push((key, value));
+            return None;
+        }
         match self.find(&key) {
             Ok(at) => self
                 .entries
@@ -68,23 +89,26 @@ impl<V> Names<V> {
     }
 
     /// Takes the value under `key` out.
-    pub fn remove(&mut self, key: &str) -> Option<V> {
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
         let at = self.find(key).ok()?;
         Some(self.entries.remove(at).1)
     }
 
     /// Keeps only the entries `keep` says yes to.
-    pub fn retain(&mut self, mut keep: impl FnMut(&str, &V) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &V) -> bool) {
         self.entries.retain(|(k, v)| keep(k, v));
     }
 
     /// The keys, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.entries.iter().map(|(k, _)| k)
     }
 
     /// The entries, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &V)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 }

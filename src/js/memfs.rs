@@ -1,8 +1,8 @@
 //! `MemoryFileSystem`: the in-memory filesystem as a JS class, so a page can fill it, read it,
 //! and persist it with `toJSON()` / `MemoryFileSystem.fromJSON(saved)`.
 
+use crate::core::names::Names;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{from_json, get, js_error, to_json};
@@ -10,7 +10,7 @@ use crate::core::fs::{EntryKind, FsError, MemoryFs};
 
 thread_local! {
     /// Live instances by id, so `createToolkit({fs})` can use one's core filesystem directly.
-    static LIVE: RefCell<HashMap<u32, MemoryFs>> = RefCell::new(HashMap::new());
+    static LIVE: RefCell<Names<MemoryFs, u32>> = RefCell::new(Names::default());
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
 }
 

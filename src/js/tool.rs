@@ -239,8 +239,8 @@ pub struct ToolHandle {
 thread_local! {
     /// Live `Tool` objects by id, so a toolkit given one uses its core tool directly instead of
     /// calling back through the exported `execute`.
-    static LIVE_TOOLS: std::cell::RefCell<std::collections::HashMap<u32, std::rc::Weak<dyn Tool>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static LIVE_TOOLS: std::cell::RefCell<crate::core::names::Names<std::rc::Weak<dyn Tool>, u32>> =
+        std::cell::RefCell::new(crate::core::names::Names::default());
     static NEXT_TOOL_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 

@@ -1,9 +1,9 @@
 //! `createToolkit(options)` and the `Toolkit` class (SPEC §4) over the core toolkit.
 
+use crate::core::names::Names;
 use js_sys::Array;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -25,19 +25,20 @@ const NOT_YET: [&str; 1] = ["agents"];
 struct State {
     kit: Rc<Toolkit>,
     /// The JS object each tool was given as, by name (core-made tools get a `Tool` face).
-    faces: RefCell<HashMap<String, JsValue>>,
+    faces: RefCell<Names<JsValue>>,
     /// The MCP servers and their sessions, when `mcpConfig` was given.
     mcp: Option<sources::Mcp>,
 }
 
 impl State {
     fn face(&self, tool: &SharedTool) -> JsValue {
-        let name = tool.spec().name.clone();
-        self.faces
-            .borrow_mut()
-            .entry(name)
-            .or_insert_with(|| ToolHandle::new(tool.clone()).into())
-            .clone()
+        let name = &tool.spec().name;
+        if let Some(face) = self.faces.borrow().get(name.as_str()) {
+            return face.clone();
+        }
+        let face: JsValue = ToolHandle::new(tool.clone()).into();
+        self.faces.borrow_mut().insert(name.clone(), face.clone());
+        face
     }
 
     /// Registers JS tools; remembers the face of each one that was kept.
@@ -73,7 +74,7 @@ pub struct ToolkitHandle {
 
 thread_local! {
     /// Live toolkits by id, so a client given a `Toolkit` object can reach its core toolkit.
-    static LIVE: RefCell<HashMap<u32, std::rc::Weak<Toolkit>>> = RefCell::new(HashMap::new());
+    static LIVE: RefCell<Names<std::rc::Weak<Toolkit>, u32>> = RefCell::new(Names::default());
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
     /// The last toolkit found by id: a client runs with the same toolkit run after run, and
     /// this answers without hashing. Ids are never reused, so an entry can only go stale by
@@ -366,7 +367,7 @@ fn build(
     let (mut kit, warnings) = Toolkit::assemble(sources);
     warnings.iter().for_each(|w| warn(w));
     kit.set_clock(Rc::new(JsClock));
-    let mut faces = HashMap::new();
+    let mut faces = Names::default();
     for (tool, face) in extras {
         let kept = kit.get(&tool.spec().name);
         if kept.is_some_and(|k| std::ptr::addr_eq(Rc::as_ptr(&k), Rc::as_ptr(&tool))) {

@@ -137,7 +137,7 @@ impl MemoryFs {
                 let prefix = format!("{path}/");
                 tree.files.retain(|p, _| !p.starts_with(&prefix));
                 tree.dirs
-                    .retain(|p, _| p != path && !p.starts_with(&prefix));
+                    .retain(|p, _| *p != path && !p.starts_with(&prefix));
                 Ok(())
             }
         }

@@ -23,7 +23,7 @@ type Queued = (Value, String, Value);
 struct Shared {
     child: Box<dyn Child>,
     /// Requests waiting for their response, by id; filled in when it arrives.
-    waiting: RefCell<Names<Option<Outcome>>>,
+    waiting: RefCell<Names<Option<Outcome>, u64>>,
     /// Server requests not answered yet.
     queued: RefCell<VecDeque<Queued>>,
     pumping: Cell<bool>,
@@ -50,7 +50,7 @@ impl Shared {
                     .as_u64()
                     .or_else(|| id.as_str().and_then(|s| s.parse().ok()));
                 let mut waiting = self.waiting.borrow_mut();
-                if let Some(slot) = key.and_then(|k: u64| waiting.get_mut(&k.to_string())) {
+                if let Some(slot) = key.and_then(|k: u64| waiting.get_mut(&k)) {
                     *slot = Some(outcome.map_err(McpError::Rpc));
                 }
             }
@@ -106,7 +106,7 @@ struct Waiting(Rc<Shared>, u64);
 
 impl Drop for Waiting {
     fn drop(&mut self) {
-        self.0.waiting.borrow_mut().remove(&self.1.to_string());
+        self.0.waiting.borrow_mut().remove(&self.1);
     }
 }
 
@@ -138,14 +138,14 @@ async fn exchange(
     message: Value,
     handler: Rc<dyn ServerRequests>,
 ) -> Outcome {
-    shared.waiting.borrow_mut().insert(id.to_string(), None);
+    shared.waiting.borrow_mut().insert(id, None);
     let _slot = Waiting(shared.clone(), id);
     shared.write(&message).await?;
     loop {
         let done = shared
             .waiting
             .borrow_mut()
-            .get_mut(&id.to_string())
+            .get_mut(&id)
             .and_then(Option::take);
         if let Some(outcome) = done {
             return outcome;

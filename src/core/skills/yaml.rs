@@ -122,7 +122,7 @@ fn tabs_after_keys(text: &str) -> String {
 fn scalars_of(text: &str) -> Result<Vec<(String, String)>, YamlError> {
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: Names<Scalar> = Names::default();
+    let mut anchors: Names<Scalar, usize> = Names::default();
     let mut documents = 0;
     let mut top: Vec<(String, String)> = Vec::new();
     loop {
@@ -142,11 +142,11 @@ fn scalars_of(text: &str) -> Result<Vec<(String, String)>, YamlError> {
                 let forced_string = tag.as_ref().is_some_and(|t| t.suffix == "str");
                 let scalar = resolve(value, style, forced_string);
                 if anchor != 0 {
-                    anchors.insert(anchor.to_string(), scalar.clone());
+                    anchors.insert(anchor, scalar.clone());
                 }
                 Node::Scalar(scalar)
             }
-            Event::Alias(id) => match anchors.get(&id.to_string()) {
+            Event::Alias(id) => match anchors.get(&id) {
                 Some(scalar) => Node::Scalar(scalar.clone()),
                 None => Node::Collection,
             },
