@@ -13,7 +13,7 @@ use std::borrow::Borrow;
 ///
 /// ```
 /// use toolnexus::core::names::Names;
-/// let mut names = Names::default();
+/// let mut names: Names<i32> = Names::default();
 /// assert_eq!(names.insert("b".into(), 2), None);
 /// assert_eq!(names.insert("a".into(), 1), None);
 /// assert_eq!(names.insert("b".into(), 3), Some(2));
