@@ -132,7 +132,8 @@ impl<P: Pages> Heap<P> {
         let Ok(new_layout) = Layout::from_size_align(new_size, layout.align()) else {
             return std::ptr::null_mut();
         };
-        if class_of(new_layout).is_some() && class_of(new_layout) == class_of(layout) {
+        let class = class_of(new_layout);
+        if class.is_some() && class == class_of(layout) {
             return block;
         }
         // SAFETY: as for this function; the two blocks are distinct live blocks.

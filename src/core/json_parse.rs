@@ -49,6 +49,7 @@ const EXPECTED_IDENT: &str = "expected ident";
 const EXPECTED_VALUE: &str = "expected value";
 const INVALID_ESCAPE: &str = "invalid escape";
 const INVALID_NUMBER: &str = "invalid number";
+const INVALID_UNICODE: &str = "invalid unicode code point";
 const OUT_OF_RANGE: &str = "number out of range";
 const CONTROL_CHARACTER: &str = "control character (\\u0000-\\u001F) found while parsing a string";
 const KEY_NOT_STRING: &str = "key must be a string";
@@ -528,8 +529,9 @@ impl Parser<'_> {
                 b'"' => {
                     self.scratch.extend_from_slice(plain);
                     let bytes = std::mem::take(&mut self.scratch);
-                    // Whole UTF-8 text and escapes checked as they were decoded.
-                    return String::from_utf8(bytes).map_err(|_| self.error(EOF_STRING));
+                    // Always UTF-8: the input is a `str`, cut only at ASCII bytes, and escapes
+                    // were checked as they were decoded; serde_json's reason if it ever were not.
+                    return String::from_utf8(bytes).map_err(|_| self.error(INVALID_UNICODE));
                 }
                 b'\\' => {
                     self.scratch.extend_from_slice(plain);

@@ -3,9 +3,9 @@
 //! keys, order, skipped `None`s and number forms; `tests/json_write.rs` checks each against
 //! serde_json), without serde's serializer in the wasm module.
 
-use crate::core::client::result::{RunResult, Status};
+use crate::core::client::result::RunResult;
 use crate::core::client::telemetry::StreamEvent;
-use crate::core::json_text::{self, buffer_text, Object};
+use crate::core::json_text::{buffer_text, Object};
 use crate::core::metrics::MetricEvent;
 use crate::core::types::{Answer, Request, ToolResult};
 use crate::core::wire::Usage;
@@ -112,12 +112,6 @@ pub(crate) fn write_extra(object: &mut Object, result: &RunResult) {
     }
     if let Some(save_error) = &result.save_error {
         object.str("saveError", save_error);
-    }
-}
-
-impl ToJsonText for Status {
-    fn write_json(&self, out: &mut Vec<u8>) {
-        json_text::write_str(out, self.as_str());
     }
 }
 
