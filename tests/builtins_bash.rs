@@ -5,10 +5,10 @@
 mod builtins_support;
 
 use builtins_support::*;
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::builtins::{create, BuiltinHost, ExecOutput, BUILTIN_NAMES};
 use toolnexus::core::fs::MemoryFs;
+use toolnexus::json;
 
 fn host() -> BuiltinHost {
     BuiltinHost::new(Rc::new(MemoryFs::new()), Rc::new(NoNet), TestClock::never())

@@ -4,7 +4,7 @@
 mod builtins_support;
 
 use builtins_support::*;
-use serde_json::json;
+use toolnexus::json;
 
 #[test]
 fn write_creates_parents_and_reports_the_byte_count() {

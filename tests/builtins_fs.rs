@@ -6,11 +6,11 @@ mod builtins_support;
 
 use builtins_support::*;
 use futures_executor::block_on;
-use serde_json::json;
 use toolnexus::core::fs::{
     basename, dirname, join, normalize, relative, resolve, DirEntry, EntryKind, Fs, FsError,
     MemoryFs,
 };
+use toolnexus::json;
 
 fn entry(name: &str, kind: EntryKind) -> DirEntry {
     DirEntry {

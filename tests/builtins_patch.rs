@@ -6,10 +6,10 @@ mod builtins_support;
 
 use builtins_support::*;
 use futures_executor::block_on;
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::builtins::patch::{apply_hunks, parse, Hunk, Op};
 use toolnexus::core::fs::{DirEntry, EntryKind, Fs, FsError, FsFuture, MemoryFs};
+use toolnexus::json;
 
 fn patch(kit: &Kit, text: &str) -> toolnexus::core::types::ToolResult {
     kit.run("apply_patch", json!({"patchText": text}))

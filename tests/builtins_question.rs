@@ -9,7 +9,6 @@ use builtins_support::*;
 use common::agent::{FnWaitFor, Rig};
 use common::http::{calls_reply, text_reply, ScriptedHttp};
 use futures_executor::block_on;
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::builtins::{create, render_questions, BuiltinHost};
 use toolnexus::core::client::config::Style;
@@ -17,8 +16,9 @@ use toolnexus::core::client::result::Status;
 use toolnexus::core::fs::MemoryFs;
 use toolnexus::core::tool::Context;
 use toolnexus::core::types::{pending_of, Answer};
+use toolnexus::json;
 
-fn questions() -> serde_json::Value {
+fn questions() -> toolnexus::core::value::Value {
     json!([
         {"question": "Which database?", "header": "DB", "options": ["postgres", "sqlite", "none"]},
         {"question": "Name the project", "options": []},

@@ -4,8 +4,8 @@
 mod builtins_support;
 
 use builtins_support::*;
-use serde_json::json;
 use toolnexus::core::builtins::glob::Glob;
+use toolnexus::json;
 
 fn tree(case: &Case) {
     case.put("src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n");

@@ -6,11 +6,11 @@ mod common;
 
 use builtins_support::*;
 use common::http::{respond, ScriptedHttp, Step};
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::builtins::{html_to_markdown, html_to_text, BuiltinHost};
 use toolnexus::core::fs::MemoryFs;
 use toolnexus::core::host::{Clock, HttpError};
+use toolnexus::json;
 
 fn kit_with(http: Rc<ScriptedHttp>, clock: Rc<dyn Clock>) -> Kit {
     Kit::with(

@@ -9,7 +9,6 @@ use common::http::*;
 use common::ManualSignal;
 use futures_executor::block_on;
 use futures_util::future::join;
-use serde_json::json;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -18,6 +17,7 @@ use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::host::HttpError;
 use toolnexus::core::types::ToolResult;
+use toolnexus::json;
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -6,11 +6,11 @@ mod common;
 
 use common::agent::*;
 use common::http::*;
-use serde_json::json;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::host::HttpError;
 use toolnexus::core::wire::WireError;
+use toolnexus::json;
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

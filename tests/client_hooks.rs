@@ -6,13 +6,13 @@ mod common;
 
 use common::agent::*;
 use common::http::*;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::hooks::{LlmOverride, ToolOverride};
 use toolnexus::core::client::result::Status;
 use toolnexus::core::types::ToolResult;
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 
@@ -208,8 +208,10 @@ fn before_tool_can_rewrite_the_arguments() {
         let hooks = Rc::new(FakeHooks {
             before_tool: Some(Box::new(|_, args| {
                 let mut args = args.clone();
-                args["q"] = json!(2);
-                args["added"] = json!(true);
+                args.as_object_mut().unwrap().insert("q".into(), json!(2));
+                args.as_object_mut()
+                    .unwrap()
+                    .insert("added".into(), json!(true));
                 Ok(ToolOverride {
                     result: None,
                     args: Some(args),
@@ -477,7 +479,10 @@ fn body_transform_sees_the_merged_body_and_its_output_is_sent() {
 fn body_transform_may_rewrite_messages() {
     let hooks = Rc::new(FakeHooks {
         body_transform: Some(Box::new(|mut body: Value| {
-            body["messages"] = json!([{"role": "user", "content": "rewritten on the wire"}]);
+            body.as_object_mut().unwrap().insert(
+                "messages".into(),
+                json!([{"role": "user", "content": "rewritten on the wire"}]),
+            );
             Ok(body)
         })),
         ..FakeHooks::default()

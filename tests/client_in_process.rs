@@ -6,7 +6,6 @@ mod common;
 
 use common::agent::*;
 use futures_executor::block_on;
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -21,6 +20,7 @@ use toolnexus::core::client::run::Client;
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::Usage;
+use toolnexus::{core::value::Value, json};
 
 /// A `generate` answering from a queue and recording each request.
 #[derive(Default)]
@@ -268,7 +268,9 @@ fn a_failing_generate_ends_the_run() {
 fn a_streaming_body_is_refused() {
     let hooks = Rc::new(FakeHooks {
         body_transform: Some(Box::new(|mut body: Value| {
-            body["stream"] = json!(true);
+            body.as_object_mut()
+                .unwrap()
+                .insert("stream".into(), json!(true));
             Ok(body)
         })),
         ..FakeHooks::default()

@@ -7,13 +7,13 @@ mod common;
 use common::agent::*;
 use common::http::*;
 use common::ManualSignal;
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use toolnexus::core::client::config::{ClientConfig, Style};
 use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::Usage;
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 
@@ -344,7 +344,10 @@ fn openai_empty_or_missing_arguments_are_an_empty_object() {
         let tool = labelled("a");
         let mut function = json!({"name": "a"});
         if !args.is_null() {
-            function["arguments"] = args.clone();
+            function
+                .as_object_mut()
+                .unwrap()
+                .insert("arguments".into(), args.clone());
         }
         let http = ScriptedHttp::replies(vec![
             ok_json(openai_raw_calls(

@@ -7,7 +7,6 @@ mod common;
 use common::agent::*;
 use common::http::*;
 use futures_executor::block_on;
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
@@ -16,6 +15,7 @@ use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::message::{values, Message};
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -7,7 +7,6 @@ mod common;
 use common::agent::*;
 use common::http::*;
 use common::ManualSignal;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
@@ -16,6 +15,7 @@ use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::suspend::check_answer;
 use toolnexus::core::time::rfc3339_ms;
 use toolnexus::core::types::{pending, Answer, Request, ToolResult};
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 
@@ -692,7 +692,7 @@ fn abort_while_wait_for_is_pending() {
 
 #[test]
 fn a_malformed_pending_is_an_ordinary_error_result() {
-    let mut metadata = serde_json::Map::new();
+    let mut metadata = toolnexus::core::value::Map::new();
     metadata.insert("pending".into(), json!({"prompt": "no id or kind"}));
     let odd = ToolResult {
         output: "half a suspension".into(),

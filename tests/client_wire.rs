@@ -6,9 +6,9 @@ mod common;
 
 use common::agent::*;
 use common::http::*;
-use serde_json::{json, Value};
 use toolnexus::core::client::config::Style;
 use toolnexus::core::types::ToolResult;
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

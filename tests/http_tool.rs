@@ -11,9 +11,9 @@
 mod common;
 mod http_tool_common;
 
-use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
+use toolnexus::json;
 
 use common::http::{respond, ScriptedHttp};
 use http_tool_common::{options, rig, with_status, TestClock};

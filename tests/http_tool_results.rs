@@ -11,8 +11,8 @@
 mod common;
 mod http_tool_common;
 
-use serde_json::json;
 use std::rc::Rc;
+use toolnexus::json;
 
 use common::http::{respond, Step};
 use common::{ManualSignal, SignalHandle};

@@ -4,11 +4,14 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
 use toolnexus::core::adapters::{anthropic_text, gemini_text, openai_text};
 use toolnexus::core::input_schema::InputSchema;
 use toolnexus::core::json_text::to_text;
 use toolnexus::core::spec::{empty_schema, ToolSpec};
+use toolnexus::{
+    core::value::{Map, Value},
+    json,
+};
 
 mod json_style;
 use json_style::{style, written};

@@ -8,8 +8,8 @@ mod json_style;
 
 use json_style::{any_value as value, broken, mutation_byte, style, written};
 use proptest::prelude::*;
-use serde_json::Value;
 use toolnexus::core::json_parse::from_str;
+use toolnexus::core::value::Value;
 
 /// Both readers' outcomes, as text that tells every number form and float bit apart.
 fn outcome(result: Result<Value, String>) -> Result<String, String> {

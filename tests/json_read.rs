@@ -7,10 +7,13 @@
 
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
-use serde_json::{json, Map, Value};
 use toolnexus::core::json_read::invalid_type;
 use toolnexus::core::skills::SkillDef;
 use toolnexus::core::types::{Answer, Request, ToolResult};
+use toolnexus::{
+    core::value::{Map, Value},
+    json,
+};
 
 /// Any JSON value of a few shapes: each kind a field could wrongly hold.
 fn value() -> impl Strategy<Value = Value> {
@@ -47,7 +50,8 @@ fn same<T: DeserializeOwned + PartialEq + std::fmt::Debug>(
     value: &Value,
     ours: impl Fn(Value) -> Result<T, String>,
 ) -> Result<(), TestCaseError> {
-    let theirs = serde_json::from_value::<T>(value.clone()).map_err(|e| e.to_string());
+    let theirs = serde_json::from_value::<T>(serde_json::Value::from(value.clone()))
+        .map_err(|e| e.to_string());
     prop_assert_eq!(ours(value.clone()), theirs, "for {}", value);
     Ok(())
 }
@@ -104,7 +108,10 @@ fn complete_records_come_through_whole() {
     let request = json!({"id": "p1", "kind": "approval", "prompt": "Send?", "url": "https://x",
         "data": {"n": 3}, "expiresAt": "2030-01-01T00:00:00Z"});
     let read = Request::from_json(request.clone()).unwrap();
-    assert_eq!(read, serde_json::from_value::<Request>(request).unwrap());
+    assert_eq!(
+        read,
+        serde_json::from_value::<Request>(serde_json::Value::from(request)).unwrap()
+    );
     assert_eq!(read.data.unwrap().get("n"), Some(&json!(3)));
     let answer = Answer::from_json(json!({"id": "p1", "ok": false, "reason": "declined"})).unwrap();
     assert_eq!(answer.reason.as_deref(), Some("declined"));
@@ -137,7 +144,7 @@ fn the_error_texts_are_serdes() {
 #[test]
 fn a_positional_array_is_not_a_record() {
     let positional = json!(["p1", "approval", "Send?"]);
-    assert!(serde_json::from_value::<Request>(positional.clone()).is_ok());
+    assert!(serde_json::from_value::<Request>(serde_json::Value::from(positional.clone())).is_ok());
     assert_eq!(
         Request::from_json(positional).unwrap_err(),
         "invalid type: sequence, expected struct Request"

@@ -6,9 +6,9 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{Map, Value};
 use toolnexus::core::json_scan::Reader;
 use toolnexus::core::json_text::to_text;
+use toolnexus::core::value::{Map, Value};
 
 mod json_style;
 use json_style::{broken, style, written};
@@ -34,8 +34,8 @@ fn any_value() -> impl Strategy<Value = Value> {
         value(),
         (-1e12f64..1e12).prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
-        Just(serde_json::json!(1e-300)),
-        Just(serde_json::json!(-0.0)),
+        Just(toolnexus::json!(1e-300)),
+        Just(toolnexus::json!(-0.0)),
     ];
     leaf.prop_recursive(3, 30, 5, |inner| {
         proptest::collection::vec(inner, 0..5).prop_map(Value::Array)

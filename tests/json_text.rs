@@ -4,8 +4,11 @@
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
-use serde_json::{json, Map, Number, Value};
 use toolnexus::core::json_text::{items_text, plain_len, to_text, write_joined};
+use toolnexus::{
+    core::value::{Map, Number, Value},
+    json,
+};
 
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -7,7 +7,6 @@ mod json_style;
 
 use json_style::any_value as value;
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
 use toolnexus::core::client::result::{RunResult, Status, ToolCallRecord};
 use toolnexus::core::client::telemetry::StreamEvent;
 use toolnexus::core::json_text::{to_text, Json};
@@ -17,6 +16,10 @@ use toolnexus::core::metrics::MetricEvent;
 use toolnexus::core::types::{Answer, Request, ToolResult};
 use toolnexus::core::wire::Usage;
 use toolnexus::json_value;
+use toolnexus::{
+    core::value::{Map, Value},
+    json,
+};
 
 fn map() -> impl Strategy<Value = Map<String, Value>> {
     prop::collection::vec((any::<String>(), value()), 0..3).prop_map(|p| p.into_iter().collect())

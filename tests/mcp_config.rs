@@ -4,10 +4,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-use serde_json::{json, Value};
 use toolnexus::core::mcp::config::{
     expand_env, parse_config, Endpoint, ServerEntry, DEFAULT_TIMEOUT_MS, RESERVED_KEYS,
 };
+use toolnexus::{core::value::Value, json};
 
 fn names(entries: &[ServerEntry]) -> Vec<&str> {
     entries.iter().map(|e| e.name.as_str()).collect()

@@ -5,8 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-use serde_json::{json, Value};
 use toolnexus::core::mcp::content::{describe, to_tool_result, NO_ERROR_TEXT};
+use toolnexus::{core::value::Value, json};
 
 fn out(result: Value) -> (String, bool) {
     let r = to_tool_result(&result, "srv");

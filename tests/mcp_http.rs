@@ -7,9 +7,9 @@
 mod mcp_common;
 
 use mcp_common::*;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::mcp::Status;
+use toolnexus::{core::value::Value, json};
 
 #[test]
 fn initialize_then_initialized_then_list_with_the_session_headers() {

@@ -7,10 +7,10 @@
 mod mcp_common;
 
 use mcp_common::*;
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::mcp::{inventory, load, Status};
 use toolnexus::core::toolkit::{Sources, Toolkit};
+use toolnexus::json;
 
 #[test]
 fn every_kind_of_broken_server_is_failed_with_its_reason_and_the_others_load() {

@@ -9,13 +9,17 @@ mod mcp_common;
 
 use mcp_common::stdio::FakeProcess;
 use mcp_common::*;
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::mcp::config::parse_config;
 use toolnexus::core::mcp::{load, McpHost, McpSource, Status};
 use toolnexus::core::tool::Context;
+use toolnexus::json;
 
-fn load_local(config: serde_json::Value, host: McpHost, clock: &Rc<VirtualClock>) -> McpSource {
+fn load_local(
+    config: toolnexus::core::value::Value,
+    host: McpHost,
+    clock: &Rc<VirtualClock>,
+) -> McpSource {
     let entries = parse_config(&json!({"mcpServers": config})).unwrap();
     run(clock, async move { load(&entries, &host).await })
 }

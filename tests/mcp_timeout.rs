@@ -9,12 +9,12 @@ mod common;
 mod mcp_common;
 
 use mcp_common::*;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::host::Signal;
 use toolnexus::core::mcp::{load, McpSource, Status};
 use toolnexus::core::tool::Context;
 use toolnexus::core::toolkit::{Sources, Toolkit};
+use toolnexus::{core::value::Value, json};
 
 fn load_on(
     clock: &Rc<VirtualClock>,

@@ -9,12 +9,12 @@ use common::agent::*;
 use common::http::*;
 use common::resilience::*;
 use common::{echo, shared};
-use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::telemetry::{MetricSink, Telemetry};
 use toolnexus::core::metrics::MetricEvent;
+use toolnexus::json;
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -8,13 +8,13 @@ mod common;
 use common::agent::*;
 use common::http::*;
 use futures_executor::block_on;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::hooks::LlmOverride;
 use toolnexus::core::tool::SharedTool;
 use toolnexus::core::toolkit::{Sources, Toolkit};
 use toolnexus::core::types::ToolResult;
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

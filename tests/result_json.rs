@@ -4,10 +4,13 @@
 //! alone, and with all of them.
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
-use serde_json::{json, Map, Value};
 use toolnexus::core::client::result::{RunResult, Status, ToolCallRecord};
 use toolnexus::core::types::Request;
 use toolnexus::core::wire::Usage;
+use toolnexus::{
+    core::value::{Map, Value},
+    json,
+};
 
 fn merged(result: &RunResult) -> String {
     let parts = result.to_json_parts();

@@ -14,13 +14,13 @@ use common::http::*;
 use futures_executor::block_on;
 use proptest::prelude::*;
 use resume_support::*;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::types::ToolResult;
+use toolnexus::{core::value::Value, json};
 
 const THREAD: &str = "thread-1";
 

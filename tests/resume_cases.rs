@@ -9,7 +9,6 @@ use common::agent::*;
 use common::http::*;
 use futures_executor::block_on;
 use resume_support::*;
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
@@ -17,6 +16,7 @@ use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::time::rfc3339_ms;
 use toolnexus::core::types::{Request, ToolResult};
+use toolnexus::json;
 
 fn approval() -> Request {
     request("req-1", "approval", "Send the email?")

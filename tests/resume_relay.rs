@@ -10,7 +10,6 @@ mod resume_support;
 use common::agent::*;
 use common::http::*;
 use resume_support::*;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
@@ -18,6 +17,7 @@ use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::relay::{relay_collision, RelayTool};
 use toolnexus::core::tool::SharedTool;
 use toolnexus::core::types::ToolResult;
+use toolnexus::{core::value::Value, json};
 
 fn relay(name: &str) -> SharedTool {
     Rc::new(RelayTool::new(name, "Runs on the host", json!({"type": "object"})).unwrap())

@@ -151,7 +151,7 @@ fn a_run_timeout_ends_a_hanging_tool_and_the_tool_saw_the_signal() {
     let tool = common::tool_with(
         "slow",
         "native",
-        serde_json::json!({"type": "object"}),
+        toolnexus::json!({"type": "object"}),
         common::Behaviour::Hangs,
     );
     let (rig, _, stop) = rig_at(
@@ -159,7 +159,7 @@ fn a_run_timeout_ends_a_hanging_tool_and_the_tool_saw_the_signal() {
         2000.0,
         vec![Step::Now(calls_reply(
             Style::OpenAi,
-            &[("c1", "slow", serde_json::json!({}))],
+            &[("c1", "slow", toolnexus::json!({}))],
         ))],
     );
     let rig = rig.tool(common::shared(&tool));

@@ -2,8 +2,11 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
 use toolnexus::core::schema::{describe, validate, SchemaIssue};
+use toolnexus::{
+    core::value::{Map, Value},
+    json, json_value,
+};
 
 /// The issues for `value` against `schema`, rendered as strings.
 fn errs(value: Value, schema: Value) -> Vec<String> {
@@ -211,14 +214,20 @@ fn additional_properties_false() {
 #[test]
 fn additional_properties_true_absent_or_schema() {
     let mut schema = weather_schema();
-    schema["additionalProperties"] = json!(true);
+    schema
+        .as_object_mut()
+        .unwrap()
+        .insert("additionalProperties".into(), json!(true));
     ok(json!({"city": "Oslo", "extra": 1}), schema.clone());
     schema
         .as_object_mut()
         .unwrap()
         .remove("additionalProperties");
     ok(json!({"city": "Oslo", "extra": 1}), schema.clone());
-    schema["additionalProperties"] = json!({"type": "integer"});
+    schema
+        .as_object_mut()
+        .unwrap()
+        .insert("additionalProperties".into(), json!({"type": "integer"}));
     ok(json!({"city": "Oslo", "extra": 1}), schema.clone());
     assert_eq!(
         errs(json!({"city": "Oslo", "extra": "no"}), schema),
@@ -783,19 +792,20 @@ fn deep_arrays_and_combinators_do_not_panic() {
     let mut schema = json!({"type": "integer"});
     let mut value = json!("x");
     for _ in 0..300 {
-        schema = json!({"type": "array", "items": schema});
-        value = json!([value]);
+        schema = json_value!({"type": "array", "items": schema});
+        value = json_value!([value]);
     }
     let _ = validate(&value, &schema);
     let mut schema = json!({"type": "integer"});
     for _ in 0..300 {
-        schema = json!({"anyOf": [{"type": "boolean"}, {"oneOf": [schema, {"type": "null"}]}]});
+        schema =
+            json_value!({"anyOf": [{"type": "boolean"}, {"oneOf": [schema, {"type": "null"}]}]});
     }
     let _ = validate(&json!("x"), &schema);
     // Doubling branches: every branch is evaluated, and nothing panics.
     let mut schema = json!({"type": "integer"});
     for _ in 0..14 {
-        schema = json!({"anyOf": [schema.clone(), {"oneOf": [schema, {"type": "boolean"}]}]});
+        schema = json_value!({"anyOf": [schema.clone(), {"oneOf": [schema, {"type": "boolean"}]}]});
     }
     assert_eq!(
         errs(json!("x"), schema),
@@ -867,7 +877,10 @@ fn conforming() -> impl Strategy<Value = (Value, Value)> {
                 let mut schema = json!({"type": "string", "minLength": min, "maxLength": max,
                                     "pattern": "^never$", "format": "uri"});
                 if as_enum {
-                    schema["enum"] = json!(["other", s.clone()]);
+                    schema
+                        .as_object_mut()
+                        .unwrap()
+                        .insert("enum".into(), json!(["other", s.clone()]));
                 }
                 (schema, json!(s))
             }),
@@ -934,7 +947,7 @@ fn conforming() -> impl Strategy<Value = (Value, Value)> {
             }),
             inner.prop_map(|(schema, v)| {
                 let mut wrapped = json!({"type": "object", "properties": {"wrapped": schema}});
-                wrapped["required"] = json!(["wrapped"]);
+                wrapped.as_object_mut().unwrap().insert("required".into(), json!(["wrapped"]));
                 (wrapped, json!({ "wrapped": v }))
             }),
         ]

@@ -10,7 +10,7 @@
 
 mod skills_common;
 
-use serde_json::json;
+use toolnexus::json;
 
 use skills_common::{call, data, def, load_now};
 use toolnexus::core::skills::{SkillsConfig, DESCRIPTION};

@@ -46,7 +46,7 @@ fn a_directory_skill_renders_its_file_base_and_sampled_files() {
         )
     );
     let metadata = serde_json::to_value(&out.metadata).unwrap();
-    assert_eq!(metadata, serde_json::json!({"name": "alpha", "dir": base}));
+    assert_eq!(metadata, toolnexus::json!({"name": "alpha", "dir": base}));
     assert_eq!(set.skills()[0].location, format!("{base}/SKILL.md"));
     assert_eq!(
         set.prompt().lines().last(),

@@ -10,8 +10,8 @@
 
 mod skills_common;
 
-use serde_json::json;
 use std::rc::Rc;
+use toolnexus::json;
 
 use skills_common::{call, data, def, load_now};
 use toolnexus::core::host::LocalBoxFuture;
@@ -175,11 +175,11 @@ fn the_inventory_is_unfiltered_and_types_every_skip() {
 
 #[test]
 fn skill_defs_read_from_json_as_the_reference_writes_them() {
-    let def: SkillDef = serde_json::from_value(
-        json!({"name": "a", "content": null, "resources": null, "extra": 1}),
-    )
+    let def: SkillDef = serde_json::from_value(serde_json::json!({
+        "name": "a", "content": null, "resources": null, "extra": 1
+    }))
     .unwrap();
     assert_eq!(def.content, "");
     assert!(def.resources.is_empty());
-    assert!(serde_json::from_value::<SkillDef>(json!({"name": 7})).is_err());
+    assert!(serde_json::from_value::<SkillDef>(serde_json::json!({"name": 7})).is_err());
 }

@@ -3,11 +3,11 @@
 //! `ping` changes nothing, an `error` event is `Provider`, a missing `message_stop` `Truncated`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use serde_json::{json, Value};
 use toolnexus::core::wire::anthropic::Anthropic;
 use toolnexus::core::wire::sse::SseEvent;
 use toolnexus::core::wire::stream::{AnthropicAssembler, Assembler};
 use toolnexus::core::wire::{Dialect, Reply, Usage, WireError};
+use toolnexus::{core::value::Value, json};
 
 fn data(v: &Value) -> SseEvent {
     SseEvent {

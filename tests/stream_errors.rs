@@ -11,7 +11,6 @@ use common::resilience::*;
 use common::sse::*;
 use common::stream::*;
 use futures_executor::block_on;
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
@@ -19,6 +18,7 @@ use toolnexus::core::client::result::RunResult;
 use toolnexus::core::client::telemetry::{RunEvents, StreamEvent};
 use toolnexus::core::host::{HttpError, Signal};
 use toolnexus::core::wire::WireError;
+use toolnexus::json;
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -4,11 +4,11 @@
 //! the end; a stream with neither is `Truncated`, an error chunk is `Provider`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use serde_json::{json, Value};
 use toolnexus::core::wire::openai::OpenAi;
 use toolnexus::core::wire::sse::SseEvent;
 use toolnexus::core::wire::stream::{Assembler, OpenAiAssembler};
 use toolnexus::core::wire::{Dialect, Reply, Usage, WireError};
+use toolnexus::{core::value::Value, json};
 
 fn data(v: &Value) -> SseEvent {
     SseEvent {
@@ -50,7 +50,7 @@ fn delta(d: Value) -> SseEvent {
 }
 
 fn call_delta(index: u64, id: Option<&str>, name: Option<&str>, args: Option<&str>) -> SseEvent {
-    let mut function = serde_json::Map::new();
+    let mut function = toolnexus::core::value::Map::new();
     if let Some(n) = name {
         function.insert("name".into(), json!(n));
     }
@@ -59,8 +59,10 @@ fn call_delta(index: u64, id: Option<&str>, name: Option<&str>, args: Option<&st
     }
     let mut call = json!({"index": index, "function": function});
     if let Some(id) = id {
-        call["id"] = json!(id);
-        call["type"] = json!("function");
+        call.as_object_mut().unwrap().insert("id".into(), json!(id));
+        call.as_object_mut()
+            .unwrap()
+            .insert("type".into(), json!("function"));
     }
     delta(json!({"tool_calls": [call]}))
 }

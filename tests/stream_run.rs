@@ -11,13 +11,13 @@ use common::sse::*;
 use common::stream::*;
 use common::{echo, shared};
 use futures_executor::block_on;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::result::RunResult;
 use toolnexus::core::client::telemetry::StreamEvent;
 use toolnexus::core::wire::Usage;
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -11,7 +11,6 @@ use common::sse::*;
 use common::stream::*;
 use common::{echo, shared};
 use futures_executor::block_on;
-use serde_json::{json, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 use toolnexus::core::client::config::Style;
@@ -22,6 +21,7 @@ use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::client::telemetry::StreamEvent;
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::types::Request;
+use toolnexus::{core::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -6,12 +6,12 @@ mod common;
 use common::*;
 use futures_executor::block_on;
 use futures_util::future::{select, Either};
-use serde_json::{json, Value};
 use std::rc::Rc;
 use toolnexus::core::host::Signal;
 use toolnexus::core::tool::Context;
 use toolnexus::core::toolkit::{Sources, Toolkit};
 use toolnexus::core::types::ToolResult;
+use toolnexus::{core::value::Value, json};
 
 fn builtin_set() -> Vec<toolnexus::core::tool::SharedTool> {
     ["bash", "read", "write"]

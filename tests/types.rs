@@ -1,10 +1,10 @@
 //! The contract's data shapes (SPEC §0, §1, §10) and the provider adapters, byte for byte.
 #![allow(clippy::unwrap_used)]
 
-use serde_json::{json, Value};
 use toolnexus::core::adapters::{to_anthropic, to_gemini, to_openai};
 use toolnexus::core::spec::{empty_schema, SpecError, ToolSpec};
 use toolnexus::core::types::{pending, pending_of, sanitize, Answer, Request, ToolResult};
+use toolnexus::{core::value::Value, json};
 
 fn request(url: Option<&str>) -> Request {
     Request {

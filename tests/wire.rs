@@ -4,13 +4,13 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
 use toolnexus::core::message::Message;
 use toolnexus::core::spec::ToolSpec;
 use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::{
     anthropic::Anthropic, body_json, openai::OpenAi, Dialect, ToolCall, ToolList, WireError,
 };
+use toolnexus::{core::value::Value, json};
 
 fn spec(name: &str) -> ToolSpec {
     let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});

@@ -1,14 +1,14 @@
-//! The OpenAI dialect's fast reader (`wire::openai_read`, no `serde_json::Value`) and its slow
+//! The OpenAI dialect's fast reader (`wire::openai_read`, no `toolnexus::core::value::Value`) and its slow
 //! one (`OpenAi::parse_slowly`) give the same result for every response: every shape a field
 //! can take, written with any whitespace and escaping, cut or changed anywhere, with repeated
 //! keys. And the fast reader does take the shapes providers send.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
 use toolnexus::core::wire::openai::OpenAi;
 use toolnexus::core::wire::openai_read;
 use toolnexus::core::wire::Dialect;
+use toolnexus::{core::value::Value, json};
 
 mod json_style;
 use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};
@@ -156,7 +156,9 @@ fn standard() -> BoxedStrategy<Value> {
         .prop_map(|(content, calls)| {
             let mut m = json!({"role": "assistant", "content": content});
             if !calls.is_empty() {
-                m["tool_calls"] = Value::Array(calls);
+                m.as_object_mut()
+                    .unwrap()
+                    .insert("tool_calls".into(), Value::Array(calls));
             }
             m
         });

@@ -1,4 +1,4 @@
-//! The Anthropic dialect's fast reader (`wire::anthropic_read`, no `serde_json::Value`) and its
+//! The Anthropic dialect's fast reader (`wire::anthropic_read`, no `toolnexus::core::value::Value`) and its
 //! slow one (`Anthropic::parse_slowly`) give the same result for every response: every shape a
 //! field can take, written with any whitespace and escaping, cut or changed anywhere, with
 //! repeated keys. The fast reader takes the shapes providers send; and the tool results
@@ -6,12 +6,12 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
 use toolnexus::core::message::Message;
 use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::anthropic::Anthropic;
 use toolnexus::core::wire::anthropic_read;
 use toolnexus::core::wire::Dialect;
+use toolnexus::{core::value::Value, json};
 
 mod json_style;
 use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};

@@ -3,7 +3,7 @@
 //! text, each tool's schema spliced in as its own text (a schema JavaScript gave is never
 //! parsed for it); the `to_*` forms parse that text for callers that want data.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use super::json_text::write_str;
 use super::spec::ToolSpec;
@@ -12,7 +12,7 @@ use super::spec::ToolSpec;
 ///
 /// ```
 /// # use toolnexus::core::{adapters::to_openai, spec::ToolSpec};
-/// let s = ToolSpec::new("t", "d", serde_json::json!({"type": "object"}), "native").unwrap();
+/// let s = ToolSpec::new("t", "d", toolnexus::json!({"type": "object"}), "native").unwrap();
 /// assert_eq!(to_openai([&s]).to_string(),
 ///     r#"[{"type":"function","function":{"name":"t","description":"d","parameters":{"type":"object"}}}]"#);
 /// ```
@@ -24,7 +24,7 @@ pub fn to_openai<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
 ///
 /// ```
 /// # use toolnexus::core::{adapters::openai_text, spec::ToolSpec};
-/// let s = ToolSpec::new("t", "d", serde_json::json!({}), "native").unwrap();
+/// let s = ToolSpec::new("t", "d", toolnexus::json!({}), "native").unwrap();
 /// assert_eq!(openai_text([&s]),
 ///     r#"[{"type":"function","function":{"name":"t","description":"d","parameters":{}}}]"#);
 /// ```
@@ -40,7 +40,7 @@ pub fn openai_text<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> String 
 ///
 /// ```
 /// # use toolnexus::core::{adapters::to_anthropic, spec::ToolSpec};
-/// let s = ToolSpec::new("t", "d", serde_json::json!({"type": "object"}), "native").unwrap();
+/// let s = ToolSpec::new("t", "d", toolnexus::json!({"type": "object"}), "native").unwrap();
 /// assert_eq!(to_anthropic([&s]).to_string(),
 ///     r#"[{"name":"t","description":"d","input_schema":{"type":"object"}}]"#);
 /// ```
@@ -73,7 +73,7 @@ pub fn to_gemini<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> Value {
 ///
 /// ```
 /// # use toolnexus::core::{adapters::gemini_text, spec::ToolSpec};
-/// let s = ToolSpec::new("t", "", serde_json::json!({}), "native").unwrap();
+/// let s = ToolSpec::new("t", "", toolnexus::json!({}), "native").unwrap();
 /// assert_eq!(gemini_text([&s]),
 ///     r#"[{"functionDeclarations":[{"name":"t","description":"","parameters":{}}]}]"#);
 /// ```

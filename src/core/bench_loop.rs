@@ -10,7 +10,7 @@
 //! scenario.run_once().unwrap();
 //! ```
 
-use serde_json::Value;
+use crate::core::value::Value;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};

@@ -2,7 +2,7 @@
 //! name→bool map on the all-on baseline. The tools themselves register through [`select`]. It
 //! is in every build: a lean build has no built-in tools, but still refuses their names.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use crate::core::tool::SharedTool;
 
@@ -25,7 +25,7 @@ pub const BUILTIN_NAMES: [&str; 10] = [
 ///
 /// ```
 /// # use toolnexus::core::builtin_toggle::enabled;
-/// use serde_json::json;
+/// use toolnexus::json;
 /// assert!(enabled(None));
 /// assert!(!enabled(Some(&json!(false))));
 /// assert!(!enabled(Some(&json!({"enabled": true, "disabled": true}))));
@@ -49,7 +49,7 @@ pub fn enabled(config: Option<&Value>) -> bool {
 ///
 /// ```
 /// # use toolnexus::core::builtin_toggle::tool_enabled;
-/// use serde_json::json;
+/// use toolnexus::json;
 /// let cfg = json!({"tools": {"bash": false}});
 /// assert!(!tool_enabled(Some(&cfg), "bash"));
 /// assert!(tool_enabled(Some(&cfg), "read"));
@@ -66,7 +66,7 @@ pub fn tool_enabled(config: Option<&Value>, name: &str) -> bool {
 ///
 /// ```
 /// # use toolnexus::core::builtin_toggle::select;
-/// assert!(select(Some(&serde_json::json!(false)), Vec::new()).is_empty());
+/// assert!(select(Some(&toolnexus::json!(false)), Vec::new()).is_empty());
 /// ```
 pub fn select(config: Option<&Value>, all: Vec<SharedTool>) -> Vec<SharedTool> {
     all.into_iter()

@@ -1,8 +1,8 @@
 //! One checked tool call: argument shape and schema validation, then the tool raced against
 //! the caller's signal and time budget, so a tool that never settles cannot hang its caller.
 
+use crate::core::value::{Map, Value};
 use futures_util::future::select_all;
-use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::host::{Clock, LocalBoxFuture};
@@ -16,7 +16,7 @@ use super::types::ToolResult;
 /// ```
 /// # use toolnexus::core::toolkit::Toolkit;
 /// let kit = Toolkit::default();
-/// let out = futures_executor::block_on(kit.execute("nope", serde_json::json!({}), Default::default()));
+/// let out = futures_executor::block_on(kit.execute("nope", toolnexus::json!({}), Default::default()));
 /// assert_eq!(out.output, "Unknown tool: nope. Available tools: none");
 /// ```
 pub fn run_checked(
@@ -39,7 +39,7 @@ pub fn run_checked(
 /// ```
 /// # use toolnexus::core::toolkit::Toolkit;
 /// let kit = Toolkit::default();
-/// let out = futures_executor::block_on(kit.execute_ref("nope", &serde_json::json!({}), Default::default()));
+/// let out = futures_executor::block_on(kit.execute_ref("nope", &toolnexus::json!({}), Default::default()));
 /// assert_eq!(out.output, "Unknown tool: nope. Available tools: none");
 /// ```
 pub fn run_checked_ref(

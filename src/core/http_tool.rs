@@ -4,8 +4,8 @@
 //! `${ENV}` from the host's environment and are never logged or echoed, a non-2xx status is an
 //! error result `HTTP <status>: <body>`, and the call is bounded by a timeout.
 
+use crate::core::value::{Map, Value};
 use futures_util::future::{select, Either};
-use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::host::{Clock, Http, HttpRequest, LocalBoxFuture};
@@ -91,7 +91,7 @@ pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
 /// let options = HttpToolOptions { name: "city".into(), method: "get".into(),
 ///     url: "https://x.test/cities/{id}".into(), ..Default::default() };
 /// let tool = HttpTool::new(options, Rc::new(Echo), Rc::new(Never), Rc::new(|_: &str| None)).unwrap();
-/// let args = serde_json::json!({"id": "a b", "lang": "fr"});
+/// let args = toolnexus::json!({"id": "a b", "lang": "fr"});
 /// let out = futures_executor::block_on(tool.execute(args, Default::default()));
 /// assert_eq!(out.output, "https://x.test/cities/a%20b?lang=fr");
 /// ```

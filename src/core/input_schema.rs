@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::ops::Deref;
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use super::json_scan::Reader;
 use super::json_text;

@@ -2,7 +2,7 @@
 //! of a number or a JSON value, `JSON.stringify`, `String.prototype.trim`, `encodeURIComponent`
 //! and the `URLSearchParams` serializer.
 
-use serde_json::Value;
+use crate::core::value::Value;
 use std::fmt::Write;
 
 /// `String(n)` for a JS number: the shortest round-trip digits, laid out as ECMAScript does.
@@ -72,9 +72,9 @@ fn significant_digits(text: &str) -> (String, i64) {
 ///
 /// ```
 /// # use toolnexus::core::jsfmt::json_number;
-/// assert_eq!(json_number(&serde_json::Number::from_f64(1.0).unwrap()), "1");
+/// assert_eq!(json_number(&toolnexus::core::value::Number::from_f64(1.0).unwrap()), "1");
 /// ```
-pub fn json_number(n: &serde_json::Number) -> String {
+pub fn json_number(n: &crate::core::value::Number) -> String {
     match (n.as_i64(), n.as_u64()) {
         (Some(i), _) if i.unsigned_abs() <= 1 << 53 => i.to_string(),
         (_, Some(u)) if u <= 1 << 53 => u.to_string(),
@@ -87,7 +87,7 @@ pub fn json_number(n: &serde_json::Number) -> String {
 ///
 /// ```
 /// # use toolnexus::core::jsfmt::string_of;
-/// use serde_json::json;
+/// use toolnexus::json;
 /// assert_eq!(string_of(&json!(2.0)), "2");
 /// assert_eq!(string_of(&json!([1, null, "a"])), "1,,a");
 /// assert_eq!(string_of(&json!({"a": 1})), "[object Object]");
@@ -114,7 +114,7 @@ pub fn string_of(value: &Value) -> String {
 ///
 /// ```
 /// # use toolnexus::core::jsfmt::stringify;
-/// let v: serde_json::Value = serde_json::from_str(r#"{"a":1.0,"b":[1e2,"x"]}"#).unwrap();
+/// let v: toolnexus::core::value::Value = serde_json::from_str(r#"{"a":1.0,"b":[1e2,"x"]}"#).unwrap();
 /// assert_eq!(stringify(&v), r#"{"a":1,"b":[100,"x"]}"#);
 /// ```
 pub fn stringify(value: &Value) -> String {

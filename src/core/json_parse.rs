@@ -1,4 +1,4 @@
-//! JSON text to a `serde_json::Value`, with serde_json's own results: the same values (its
+//! JSON text to a [`Value`](crate::core::value::Value), with serde_json's own results: the same values (its
 //! integer, negative and float forms, the same float rounding, the last of repeated keys in
 //! the first one's place) and the same errors, word for word (`expected value at line 1
 //! column 1`). serde_json's parser is generic over serde's visitors and readers and carries a
@@ -8,11 +8,11 @@
 //!
 //! ```
 //! use toolnexus::core::json_parse::from_str;
-//! assert_eq!(from_str(r#"{"a": [1, -2, 2.5e1, null]}"#).unwrap(), serde_json::json!({"a": [1, -2, 25.0, null]}));
+//! assert_eq!(from_str(r#"{"a": [1, -2, 2.5e1, null]}"#).unwrap(), toolnexus::json!({"a": [1, -2, 25.0, null]}));
 //! assert_eq!(from_str("[1,]").unwrap_err().to_string(), "trailing comma at line 1 column 4");
 //! ```
 
-use serde_json::{Map, Number, Value};
+use crate::core::value::{Map, Number, Value};
 use std::fmt;
 
 /// Why a text is not JSON, and where: displayed as serde_json displays its error.
@@ -63,7 +63,7 @@ const TOO_DEEP: &str = "recursion limit exceeded";
 ///
 /// ```
 /// use toolnexus::core::json_parse::from_str;
-/// assert_eq!(from_str(" 18446744073709551616 ").unwrap(), serde_json::json!(18446744073709551616.0));
+/// assert_eq!(from_str(" 18446744073709551616 ").unwrap(), toolnexus::json!(18446744073709551616.0));
 /// assert_eq!(from_str("{\"a\" 1}").unwrap_err().to_string(), "expected `:` at line 1 column 6");
 /// ```
 pub fn from_str(text: &str) -> Result<Value, ParseError> {
@@ -218,7 +218,8 @@ impl Parser<'_> {
     }
 
     fn object(&mut self) -> Result<Value, ParseError> {
-        let mut map = Map::new();
+        // Collected, then made a map at once: a repeated key found by one sort, not a scan per key.
+        let mut entries = Vec::new();
         let mut first = true;
         loop {
             let Some(byte) = self.skip_space() else {
@@ -226,7 +227,7 @@ impl Parser<'_> {
             };
             if byte == b'}' {
                 self.at += 1;
-                return Ok(Value::Object(map));
+                return Ok(Value::Object(Map::from_entries(entries)));
             }
             if first {
                 if byte != b'"' {
@@ -252,7 +253,7 @@ impl Parser<'_> {
                 None => return Err(self.peek_error(EOF_OBJECT)),
             }
             let value = self.value()?;
-            map.insert(key, value);
+            entries.push((key, value));
         }
     }
 }

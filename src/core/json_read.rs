@@ -6,13 +6,13 @@
 //! (`Request`, `Answer`, `ToolResult`, `SkillDef`) are small, so they are read here instead.
 //! The derives stay for Rust callers; `tests/json_read.rs` checks both agree, errors included.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 /// Serde's wording for a value of the wrong type: `invalid type: integer `5`, expected a string`.
 ///
 /// ```
 /// use toolnexus::core::json_read::invalid_type;
-/// assert_eq!(invalid_type(&serde_json::json!(true), "a string"), "invalid type: boolean `true`, expected a string");
+/// assert_eq!(invalid_type(&toolnexus::json!(true), "a string"), "invalid type: boolean `true`, expected a string");
 /// ```
 pub fn invalid_type(value: &Value, expected: &str) -> String {
     let found = match value {
@@ -50,8 +50,8 @@ impl Record {
     ///
     /// ```
     /// use toolnexus::core::json_read::Record;
-    /// assert!(Record::of(serde_json::json!({"a": 1}), "struct A").is_ok());
-    /// assert_eq!(Record::of(serde_json::json!([]), "struct A").err().unwrap(), "invalid type: sequence, expected struct A");
+    /// assert!(Record::of(toolnexus::json!({"a": 1}), "struct A").is_ok());
+    /// assert_eq!(Record::of(toolnexus::json!([]), "struct A").err().unwrap(), "invalid type: sequence, expected struct A");
     /// ```
     pub fn of(value: Value, name: &str) -> Result<Record, String> {
         match value {
@@ -65,7 +65,7 @@ impl Record {
     ///
     /// ```
     /// use toolnexus::core::json_read::{Kind, Record};
-    /// let r = Record::of(serde_json::json!({"b": 1, "a": true}), "struct A").unwrap();
+    /// let r = Record::of(toolnexus::json!({"b": 1, "a": true}), "struct A").unwrap();
     /// let kinds = |k: &str| match k { "a" | "b" => Some(Kind::String), _ => None };
     /// assert_eq!(r.check(kinds).err().unwrap(), "invalid type: integer `1`, expected a string");
     /// ```
@@ -150,8 +150,8 @@ impl Kind {
     ///
     /// ```
     /// use toolnexus::core::json_read::Kind;
-    /// assert!(Kind::OptionalString.check(&serde_json::Value::Null).is_ok());
-    /// assert!(Kind::Bool.check(&serde_json::json!("yes")).is_err());
+    /// assert!(Kind::OptionalString.check(&toolnexus::core::value::Value::Null).is_ok());
+    /// assert!(Kind::Bool.check(&toolnexus::json!("yes")).is_err());
     /// ```
     pub fn check(self, value: &Value) -> Result<(), String> {
         let expected = match (self, value) {

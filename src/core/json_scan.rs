@@ -1,12 +1,13 @@
-//! Reading JSON text without building a `serde_json::Value`: walk objects and arrays, decode
-//! strings, skip what is not needed, and copy a value out as its canonical text (exactly what
-//! [`json_text::write_value`](super::json_text::write_value) writes for
-//! `crate::core::json_parse::from_str(text)`), so a provider's message can go into the next request as text.
+//! Reading JSON text without building a [`Value`](crate::core::value::Value): walk objects
+//! and arrays, decode strings, skip what is not needed, and copy a value out as its canonical
+//! text (exactly what [`json_text::write_value`](super::json_text::write_value) writes for
+//! [`json_parse::from_str`](super::json_parse::from_str)`(text)`), so a provider's message
+//! can go into the next request as text.
 //!
 //! The reader is a fast path and refuses whatever it cannot vouch for: every method returns
 //! `None` on invalid JSON, and also on valid JSON it does not take (a duplicate key in a copied
 //! object, a fraction or exponent, a lone surrogate, nesting deeper than 100). A caller then
-//! reads the text the slow way (`serde_json`), which gives the precise error or the value, so the
+//! reads the text the slow way ([`json_parse`](super::json_parse)), which gives the precise error or the value, so the
 //! reader changes no result, only how fast it comes.
 //!
 //! ```

@@ -1,15 +1,15 @@
-//! Compact JSON text of `serde_json::Value`s, written straight into a byte buffer: exactly the
+//! Compact JSON text of `Value`s, written straight into a byte buffer: exactly the
 //! bytes `serde_json::to_string` writes, without serde's serializer layers. In the size-optimized
 //! wasm build each of those layers is a real call per token; this is the path of every request
 //! body's messages, every tool call's arguments and every run result's transcript.
 
-use serde_json::{Map, Number, Value};
+use crate::core::value::{Map, Number, Value};
 
 /// The JSON text of `value`.
 ///
 /// ```
 /// # use toolnexus::core::json_text::to_text;
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// let value = json!({"role": "user", "content": "say \"hi\"\n", "n": [1, 2.5, null]});
 /// assert_eq!(to_text(&value), serde_json::to_string(&value).unwrap());
 /// ```
@@ -23,7 +23,7 @@ pub fn to_text(value: &Value) -> String {
 ///
 /// ```
 /// # use toolnexus::core::json_text::items_text;
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// assert_eq!(items_text(&[json!(1), json!("a")]), r#"[1,"a"]"#);
 /// ```
 pub fn items_text(items: &[Value]) -> String {
@@ -81,7 +81,7 @@ pub fn write_map(out: &mut Vec<u8>, map: &Map<String, Value>) {
 ///
 /// ```
 /// # use toolnexus::core::json_text::to_text;
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// for n in [json!(0), json!(u64::MAX), json!(i64::MIN), json!(1.0), json!(-2.5e-7), json!(1e300)] {
 ///     assert_eq!(to_text(&n), serde_json::to_string(&n).unwrap());
 /// }
@@ -248,7 +248,7 @@ impl<'a> Object<'a> {
     /// A float field (`null` when it is not finite, as serde_json writes one).
     pub fn f64(&mut self, key: &str, value: f64) {
         let out = self.key(key);
-        match serde_json::Number::from_f64(value) {
+        match crate::core::value::Number::from_f64(value) {
             Some(n) => write_number(out, &n),
             None => out.extend_from_slice(b"null"),
         }
@@ -284,7 +284,7 @@ pub fn buffer_text(out: Vec<u8>) -> String {
 ///
 /// ```
 /// # use toolnexus::core::json_text::Json;
-/// assert_eq!(format!("got {}", Json(&serde_json::json!({"a": [1, "b"]}))), r#"got {"a":[1,"b"]}"#);
+/// assert_eq!(format!("got {}", Json(&toolnexus::json!({"a": [1, "b"]}))), r#"got {"a":[1,"b"]}"#);
 /// ```
 pub struct Json<'a>(pub &'a Value);
 

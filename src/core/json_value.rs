@@ -1,17 +1,17 @@
-//! [`json_value!`](crate::json_value): `serde_json::json!`'s object and array syntax, each
+//! [`json_value!`](crate::json_value): `toolnexus::json!`'s object and array syntax, each
 //! interpolated expression borrowed and copied into the `Value` by [`AsJson`]. `json!` does
 //! the same through serde's `Serialize` (`serde_json::to_value`), which keeps serde's whole
 //! serializer in the wasm module; with this macro the core never serializes.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 /// Data that copies itself into a JSON value: strings, numbers, booleans, `Value`s, `Map`s,
 /// and `Option`s (`None` is `null`), slices and `Vec`s of them.
 ///
 /// ```
 /// use toolnexus::core::json_value::AsJson;
-/// assert_eq!(Some("a").as_json(), serde_json::json!("a"));
-/// assert_eq!(vec![1, 2].as_json(), serde_json::json!([1, 2]));
+/// assert_eq!(Some("a").as_json(), toolnexus::json!("a"));
+/// assert_eq!(vec![1, 2].as_json(), toolnexus::json!([1, 2]));
 /// ```
 pub trait AsJson {
     /// A JSON copy of this.
@@ -87,36 +87,36 @@ impl<T: AsJson + ?Sized> AsJson for &T {
     }
 }
 
-/// Builds a `serde_json::Value` with `json!`'s syntax: `{"key": expr, ...}`, `[expr, ...]`,
+/// Builds a `Value` with `json!`'s syntax: `{"key": expr, ...}`, `[expr, ...]`,
 /// `null`, nested at will; each other expression is borrowed and copied by [`AsJson`].
 ///
 /// ```
 /// use toolnexus::json_value;
 /// let name = String::from("get_weather");
-/// let args = serde_json::json!({"city": "Oslo"});
+/// let args = toolnexus::json!({"city": "Oslo"});
 /// let value = json_value!({"name": name, "args": args, "n": [1, 2.5, null], "ok": true});
-/// assert_eq!(value, serde_json::json!({"name": "get_weather", "args": {"city": "Oslo"}, "n": [1, 2.5, null], "ok": true}));
+/// assert_eq!(value, toolnexus::json!({"name": "get_weather", "args": {"city": "Oslo"}, "n": [1, 2.5, null], "ok": true}));
 /// ```
 #[macro_export]
 macro_rules! json_value {
     (null) => {
-        ::serde_json::Value::Null
+        $crate::core::value::Value::Null
     };
     ({}) => {
-        ::serde_json::Value::Object(::serde_json::Map::new())
+        $crate::core::value::Value::Object($crate::core::value::Map::new())
     };
     ({ $($tt:tt)+ }) => {{
-        let mut map = ::serde_json::Map::new();
+        let mut map = $crate::core::value::Map::new();
         $crate::json_value!(@entries map $($tt)+);
-        ::serde_json::Value::Object(map)
+        $crate::core::value::Value::Object(map)
     }};
     ([]) => {
-        ::serde_json::Value::Array(::std::vec::Vec::new())
+        $crate::core::value::Value::Array(::std::vec::Vec::new())
     };
     ([ $($tt:tt)+ ]) => {{
         let mut items = ::std::vec::Vec::new();
         $crate::json_value!(@items items [] $($tt)+);
-        ::serde_json::Value::Array(items)
+        $crate::core::value::Value::Array(items)
     }};
     // An object's entries, `key: value` by `key: value`; a value's tokens run to a top-level comma.
     (@entries $map:ident) => {};
@@ -149,3 +149,25 @@ macro_rules! json_value {
         $crate::core::json_value::to_value(&($($other)+))
     };
 }
+
+/// Off the wasm module (host code, tests, doc examples): `toolnexus::json!`, whatever it
+/// interpolates, turned into the crate's [`Value`].
+///
+/// ```
+/// use toolnexus::{core::value::Value, json};
+/// #[derive(serde::Serialize)]
+/// struct City { name: &'static str }
+/// let value: Value = json!({"city": City { name: "Oslo" }, "days": [1, 2]});
+/// assert_eq!(value["city"]["name"], "Oslo");
+/// ```
+#[cfg(not(target_arch = "wasm32"))]
+#[macro_export]
+macro_rules! json {
+    ($($tt:tt)+) => {
+        $crate::core::value::Value::from($crate::core::json_value::__serde_json::json!($($tt)+))
+    };
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub use serde_json as __serde_json;

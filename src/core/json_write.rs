@@ -214,7 +214,7 @@ impl ToJsonText for StreamEvent {
 }
 
 impl crate::core::json_value::AsJson for Usage {
-    fn as_json(&self) -> serde_json::Value {
+    fn as_json(&self) -> crate::core::value::Value {
         crate::json_value!({
             "promptTokens": self.prompt_tokens,
             "completionTokens": self.completion_tokens,

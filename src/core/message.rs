@@ -2,12 +2,12 @@
 //! parsed only when something reads it (a hook, a resume, a Rust caller). A provider's reply
 //! goes into the transcript as its canonical text ([`json_scan`](super::json_scan)), a prompt or
 //! a tool result is written as text directly, and a turn's request body is the texts joined:
-//! the common run never builds a `serde_json::Value` for its transcript.
+//! the common run never builds a `Value` for its transcript.
 
+use crate::core::value::Value;
 use serde::{Deserialize, Deserializer};
 #[cfg(not(target_arch = "wasm32"))]
 use serde::{Serialize, Serializer};
-use serde_json::Value;
 use std::cell::OnceCell;
 use std::fmt;
 use std::rc::Rc;
@@ -20,7 +20,7 @@ use super::json_text;
 ///
 /// ```
 /// # use toolnexus::core::message::Message;
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// let m = Message::from_value(json!({"role": "user", "content": "hi"}));
 /// assert_eq!(m.text(), r#"{"role":"user","content":"hi"}"#);
 /// let same = Message::parse(r#"{ "role": "user", "content": "h\u0069" }"#).unwrap();
@@ -72,7 +72,7 @@ impl Message {
     ///
     /// ```
     /// # use toolnexus::core::message::Message;
-    /// # use serde_json::json;
+    /// # use toolnexus::json;
     /// let m = Message::strings(&[("role", "user"), ("content", "say \"hi\"")]);
     /// assert_eq!(m, Message::from_value(json!({"role": "user", "content": "say \"hi\""})));
     /// ```
@@ -157,7 +157,7 @@ impl Message {
 ///
 /// ```
 /// # use toolnexus::core::message::{values, Message};
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// assert_eq!(values(&[Message::from_value(json!(1))]), vec![json!(1)]);
 /// ```
 pub fn values(messages: &[Message]) -> Vec<Value> {
@@ -168,7 +168,7 @@ pub fn values(messages: &[Message]) -> Vec<Value> {
 ///
 /// ```
 /// # use toolnexus::core::message::{from_values, Message};
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// assert_eq!(from_values(vec![json!(1)])[0].text(), "1");
 /// ```
 pub fn from_values(values: Vec<Value>) -> Vec<Message> {
@@ -189,7 +189,7 @@ pub fn write_joined(out: &mut Vec<u8>, messages: &[Message]) {
 ///
 /// ```
 /// # use toolnexus::core::message::{items_text, Message};
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// assert_eq!(items_text(&[Message::from_value(json!(1)), Message::from_value(json!("a"))]), r#"[1,"a"]"#);
 /// ```
 pub fn items_text(messages: &[Message]) -> String {
@@ -237,7 +237,7 @@ impl From<Value> for Message {
     }
 }
 
-impl<I: serde_json::value::Index> std::ops::Index<I> for Message {
+impl<I: crate::core::value::Index> std::ops::Index<I> for Message {
     type Output = Value;
     fn index(&self, index: I) -> &Value {
         &self.value()[index]

@@ -11,6 +11,7 @@ pub mod client;
 pub mod execute;
 #[cfg(feature = "full")]
 pub mod fs;
+pub mod hashed;
 pub mod host;
 pub mod http_tool;
 pub mod input_schema;
@@ -36,4 +37,5 @@ pub mod time;
 pub mod tool;
 pub mod toolkit;
 pub mod types;
+pub mod value;
 pub mod wire;

@@ -1,7 +1,7 @@
 //! Relay (declaration-only) tools (SPEC §10 addendum): a schema the model can call, executed by
 //! the host. The loop surfaces every relay call of a turn as one `kind: "tool_call"` suspension.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use super::builtin_toggle::BUILTIN_NAMES;
 use super::host::LocalBoxFuture;
@@ -14,7 +14,7 @@ use super::types::ToolResult;
 /// ```
 /// # use toolnexus::core::relay::RelayTool;
 /// use toolnexus::core::tool::Tool;
-/// let t = RelayTool::new("lookup", "Asks the host", serde_json::json!({"type": "object"})).unwrap();
+/// let t = RelayTool::new("lookup", "Asks the host", toolnexus::json!({"type": "object"})).unwrap();
 /// assert_eq!(t.spec().source, "relay");
 /// ```
 pub struct RelayTool {
@@ -49,7 +49,7 @@ impl Tool for RelayTool {
 ///
 /// ```
 /// # use toolnexus::core::relay::{relay_collision, RelayTool};
-/// let bash: toolnexus::core::tool::SharedTool = std::rc::Rc::new(RelayTool::new("bash", "", serde_json::json!({})).unwrap());
+/// let bash: toolnexus::core::tool::SharedTool = std::rc::Rc::new(RelayTool::new("bash", "", toolnexus::json!({})).unwrap());
 /// assert!(relay_collision(&[bash]).is_some());
 /// ```
 pub fn relay_collision(tools: &[SharedTool]) -> Option<String> {

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use crate::core::jsfmt::json_number;
-use serde_json::{Map, Number, Value};
+use crate::core::value::{Map, Number, Value};
 
 /// Deepest schema nesting that is checked; anything below is accepted.
 const MAX_DEPTH: usize = 64;
@@ -75,7 +75,7 @@ impl fmt::Display for SchemaIssue {
 /// document order; the result is empty when `value` is valid.
 ///
 /// ```
-/// use serde_json::json;
+/// use toolnexus::json;
 /// use toolnexus::core::schema::validate;
 ///
 /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
@@ -99,7 +99,7 @@ pub fn validate(value: &Value, schema: &Value) -> Vec<SchemaIssue> {
 /// Joins issues into one line for the model, separated by `"; "`.
 ///
 /// ```
-/// use serde_json::json;
+/// use toolnexus::json;
 /// use toolnexus::core::schema::{describe, validate};
 ///
 /// let schema = json!({"required": ["a", "b"]});

@@ -1,6 +1,6 @@
 //! A tool's public description, checked once when the tool is made.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use super::input_schema::InputSchema;
 use super::json_scan::Reader;
@@ -42,9 +42,9 @@ pub enum SpecError {
 ///
 /// ```
 /// # use toolnexus::core::spec::ToolSpec;
-/// let s = ToolSpec::new("get_weather", "Weather", serde_json::json!({"type": "object"}), "native").unwrap();
+/// let s = ToolSpec::new("get_weather", "Weather", toolnexus::json!({"type": "object"}), "native").unwrap();
 /// assert_eq!(s.source, "native");
-/// assert!(ToolSpec::new("get weather", "", serde_json::json!({}), "native").is_err());
+/// assert!(ToolSpec::new("get weather", "", toolnexus::json!({}), "native").is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSpec {
@@ -178,7 +178,7 @@ fn check_schema(name: &str, schema: &Value) -> Result<(), SpecError> {
 ///
 /// ```
 /// # use toolnexus::core::spec::json_type;
-/// assert_eq!(json_type(&serde_json::json!([1])), "array");
+/// assert_eq!(json_type(&toolnexus::json!([1])), "array");
 /// ```
 pub fn json_type(value: &Value) -> &'static str {
     match value {

@@ -2,7 +2,7 @@
 //! checks every call goes through before a tool runs.
 
 use crate::core::names::Names;
-use serde_json::Value;
+use crate::core::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -1,10 +1,10 @@
 //! The contract's data types (SPEC §0, §1, §10): `ToolResult`, `Request`, `Answer`, and
 //! `sanitize`. Their JSON keys are fixed across every toolnexus port.
 
+use crate::core::value::{Map, Value};
 use serde::Deserialize;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::core::json_read::{Kind, Record};
 
@@ -112,7 +112,7 @@ impl ToolResult {
     ///
     /// ```
     /// # use toolnexus::core::types::ToolResult;
-    /// let r = ToolResult::from_json(serde_json::json!({"output": "3", "isError": false})).unwrap();
+    /// let r = ToolResult::from_json(toolnexus::json!({"output": "3", "isError": false})).unwrap();
     /// assert_eq!(r, ToolResult::ok("3"));
     /// ```
     pub fn from_json(value: Value) -> Result<ToolResult, String> {
@@ -136,7 +136,7 @@ impl Request {
     ///
     /// ```
     /// # use toolnexus::core::types::Request;
-    /// let bad = Request::from_json(serde_json::json!({"id": "1", "kind": "approval"}));
+    /// let bad = Request::from_json(toolnexus::json!({"id": "1", "kind": "approval"}));
     /// assert_eq!(bad.unwrap_err(), "missing field `prompt`");
     /// ```
     pub fn from_json(value: Value) -> Result<Request, String> {
@@ -163,7 +163,7 @@ impl Answer {
     ///
     /// ```
     /// # use toolnexus::core::types::Answer;
-    /// let a = Answer::from_json(serde_json::json!({"id": "1", "ok": true, "data": null})).unwrap();
+    /// let a = Answer::from_json(toolnexus::json!({"id": "1", "ok": true, "data": null})).unwrap();
     /// assert!(a.ok && a.data.is_none());
     /// ```
     pub fn from_json(value: Value) -> Result<Answer, String> {

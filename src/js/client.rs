@@ -1,6 +1,6 @@
 //! The `Client` class (SPEC §8, §10): `run`, `ask`, `stream`, `conversation`, `metrics`.
 
-use serde_json::Value;
+use crate::core::value::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

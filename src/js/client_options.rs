@@ -1,7 +1,7 @@
 //! Reads `createClient` / `createInProcessClient` options into the core's configuration.
 
+use crate::core::value::{Map, Value};
 use js_sys::Function;
-use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{get, js_error, to_json, type_name};

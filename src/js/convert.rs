@@ -2,8 +2,8 @@
 //! which keeps JavaScript's own semantics exactly (`toJSON`, dropped `undefined`, key order,
 //! number formatting) and costs one `JSON.stringify` / `JSON.parse` per crossing.
 
+use crate::core::value::Value;
 use js_sys::{Reflect, JSON};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// Converts a JS value to JSON data. `undefined` becomes `null`; a value `JSON.stringify`

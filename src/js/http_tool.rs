@@ -1,7 +1,7 @@
 //! `httpTool(options)` (SPEC §7): an HTTP endpoint as a `Tool`, sent with `fetch`. A request
 //! still in flight when the call gives up (its timeout, the caller's signal) is aborted.
 
-use serde_json::Value;
+use crate::core::value::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

@@ -3,8 +3,8 @@
 //! environment for `${ENV_VAR}` headers, `fetch`, the runtime's process API for local servers,
 //! and the toolkit's `waitFor` for elicitation.
 
+use crate::core::value::{Map, Value};
 use js_sys::{Function, Object};
-use serde_json::{Map, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

@@ -1,8 +1,8 @@
 //! The second argument of `run` / `ask` / `stream` / `conversation`: `{toolkit, signal?,
 //! history?, id?, on_text?}`, read once; each run gets its own signal (see `run_signal`).
 
+use crate::core::value::Value;
 use js_sys::Function;
-use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

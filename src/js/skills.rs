@@ -1,8 +1,8 @@
 //! Skills from JavaScript (SPEC §3): `createToolkit`'s `skills`, `skillProvider`, `skillsDir`,
 //! `skillsFilter`, `disableSkills` and `skillSampleLimit`, and the `listSkills` export.
 
+use crate::core::value::Value;
 use js_sys::Function;
-use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

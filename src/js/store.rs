@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{js_error, messages_to_js, to_json, type_name};
 use crate::core::client::store::{InMemoryStore, Store};
-use serde_json::Value;
+use crate::core::value::Value;
 
 /// Keeps transcripts in memory for the page's (or process's) lifetime. `get` and `save` copy.
 ///

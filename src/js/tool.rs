@@ -3,8 +3,8 @@
 //! [`Tool`]; the exported `Tool` class gives any core tool a JS face.
 
 use super::slot::{settler, Slot};
+use crate::core::value::Value;
 use js_sys::Function;
-use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

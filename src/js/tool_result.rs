@@ -1,7 +1,7 @@
 //! Decodes what a JS tool gave back (a string, a `ToolResult`, anything else, a throw or a
 //! rejection) into one [`ToolResult`]. Every shape has a defined outcome; nothing panics.
 
-use serde_json::Value;
+use crate::core::value::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get, has, js_string, to_json, type_name};

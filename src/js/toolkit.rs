@@ -1,8 +1,8 @@
 //! `createToolkit(options)` and the `Toolkit` class (SPEC §4) over the core toolkit.
 
 use crate::core::names::Names;
+use crate::core::value::Value;
 use js_sys::Array;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

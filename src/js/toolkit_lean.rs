@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{get, js_error, to_json};
 use crate::core::tool::SharedTool;
-use serde_json::Value;
+use crate::core::value::Value;
 
 /// No MCP servers exist in this build: the type has no values.
 #[derive(Clone)]

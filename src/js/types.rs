@@ -1,7 +1,7 @@
 //! `sanitize`, `pending`, `authRequired`, `pendingOf` and the stand-alone adapters.
 
+use crate::core::value::Value;
 use js_sys::Array;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{

@@ -4,10 +4,10 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use futures_executor::block_on;
-use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::rc::Rc;
+use toolnexus::core::value::Value;
 
 use toolnexus::core::builtins::{create, BuiltinHost, Exec, ExecOutput, Regex, RegexEngine};
 use toolnexus::core::fs::{

@@ -2,10 +2,10 @@
 //! closure and asking tools, a fixed clock, and a rig that builds and runs a client.
 
 use futures_executor::block_on;
-use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use toolnexus::core::message::Message;
+use toolnexus::{core::value::Value, json};
 
 use super::http::ScriptedHttp;
 use super::{ManualSignal, SignalHandle};

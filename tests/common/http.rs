@@ -1,10 +1,10 @@
 //! A scripted model endpoint: an [`Http`] that answers from a queue (or a closure) and records
 //! every request it was sent, plus builders for hand-written OpenAI and Anthropic responses.
 
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
+use toolnexus::{core::value::Value, json};
 
 use toolnexus::core::client::config::Style;
 use toolnexus::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal};

@@ -8,13 +8,13 @@ pub mod resilience;
 pub mod sse;
 pub mod stream;
 
-use serde_json::{json, Value};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
+use toolnexus::{core::value::Value, json};
 
 use toolnexus::core::host::{Cancel, Clock, LocalBoxFuture};
 use toolnexus::core::spec::ToolSpec;

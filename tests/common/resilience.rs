@@ -2,11 +2,11 @@
 //! once (advancing its own time), a signal that records `Cancel::abort` calls, and hooks whose
 //! `on_error` answers from a script while recording what it was asked.
 
-use serde_json::Value;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
+use toolnexus::core::value::Value;
 
 use super::ManualSignal;
 use super::SignalHandle;

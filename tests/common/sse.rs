@@ -3,9 +3,9 @@
 //! events.
 #![allow(clippy::indexing_slicing)]
 
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
+use toolnexus::{core::value::Value, json};
 
 use super::http::Call;
 use toolnexus::core::client::config::Style;

@@ -3,13 +3,13 @@
 //! never). SSE bodies and the event recorder are in [`super::sse`].
 #![allow(clippy::indexing_slicing)]
 
-use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll};
+use toolnexus::core::value::Value;
 
 use super::http::Sent;
 use toolnexus::core::host::{

@@ -2,9 +2,9 @@
 //! that records its sleeps, and an environment holding one secret.
 #![allow(dead_code, clippy::unwrap_used, clippy::indexing_slicing)]
 
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
+use toolnexus::{core::value::Value, json};
 
 use crate::common::http::{ScriptedHttp, Sent, Step};
 use toolnexus::core::host::{Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
@@ -105,7 +105,7 @@ impl Rig {
 
 /// `result` with `metadata.status`.
 pub fn with_status(mut result: ToolResult, status: u16) -> ToolResult {
-    let mut metadata = serde_json::Map::new();
+    let mut metadata = toolnexus::core::value::Map::new();
     metadata.insert("status".into(), json!(status));
     result.metadata = Some(metadata);
     result

@@ -3,8 +3,11 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use serde_json::{json, Map, Number, Value};
 use std::fmt::Write;
+use toolnexus::{
+    core::value::{Map, Number, Value},
+    json,
+};
 
 /// How to write a value: whitespace between tokens, and which characters to escape.
 #[derive(Debug, Clone)]

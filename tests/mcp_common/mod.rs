@@ -17,9 +17,9 @@ pub mod server;
 pub mod server_body;
 pub mod stdio;
 
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
+use toolnexus::{core::value::Value, json};
 
 use toolnexus::core::client::hooks::WaitFor;
 use toolnexus::core::host::{Clock, Http, LocalBoxFuture};
@@ -78,7 +78,7 @@ pub fn with_wait_for(mut host: McpHost, wait_for: Rc<dyn WaitFor>) -> McpHost {
 
 /// `{"mcpServers": {name: {"url": "http://fake/<name>", ...extra}}}` as parsed entries.
 pub fn remote(servers: &[(&str, Value)]) -> Vec<toolnexus::core::mcp::config::ServerEntry> {
-    let mut map = serde_json::Map::new();
+    let mut map = toolnexus::core::value::Map::new();
     for (name, extra) in servers {
         let mut server = json!({"url": format!("http://fake/{name}")});
         server

@@ -3,10 +3,10 @@
 //! pages, and can hang, fail, answer garbage or elicit (pausing its event stream until the
 //! client POSTs the answer). Every request is recorded.
 
-use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
+use toolnexus::{core::value::Value, json};
 
 use super::server_body::{Part, Replies, Script};
 use toolnexus::core::host::{Clock, HeadedResponse, HttpError, HttpRequest, LocalBoxFuture};
@@ -136,7 +136,9 @@ impl FakeMcp {
                 let end = (start + self.page_size).min(tools.len());
                 let mut page = json!({"tools": tools[start..end].to_vec()});
                 if end < tools.len() {
-                    page["nextCursor"] = json!(end.to_string());
+                    page.as_object_mut()
+                        .unwrap()
+                        .insert("nextCursor".into(), json!(end.to_string()));
                 }
                 Reply::Result(page)
             }

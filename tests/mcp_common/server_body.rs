@@ -1,11 +1,11 @@
 //! The fake server's response bodies: bytes in chunks, a pause until the client answers a
 //! server request, or a stream that never ends.
 
-use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
+use toolnexus::core::value::Value;
 
 use toolnexus::core::host::{ByteStream, HttpError, LocalBoxFuture};
 

@@ -2,11 +2,11 @@
 //! only after tool `release` (so responses arrive out of order), `ask` elicits first, `crash`
 //! ends the process, and a garbage line precedes every answer.
 
-use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
+use toolnexus::{core::value::Value, json};
 
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::mcp::process::{Child, Process, SpawnSpec};

@@ -3,8 +3,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use futures_executor::block_on;
-use serde_json::{json, Value};
 use std::rc::Rc;
+use toolnexus::{core::value::Value, json};
 
 use crate::common::agent::Rig;
 use toolnexus::core::client::config::Style;

@@ -8,10 +8,10 @@
     clippy::panic
 )]
 
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use toolnexus::json;
 
 use toolnexus::core::fs::{DirEntry, EntryKind, Fs, FsError, FsFuture, SharedFs};
 use toolnexus::core::skills::{load, SkillDef, SkillSet, SkillsConfig};

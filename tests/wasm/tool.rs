@@ -1,12 +1,12 @@
 //! `tool`: a JS object or `defineTool` options as a core `Tool`, and the exported `Tool` class.
 
-use serde_json::json;
 use std::rc::Rc;
 use toolnexus::core::spec::empty_schema;
 use toolnexus::core::tool::Context;
 use toolnexus::core::types::ToolResult;
 use toolnexus::js::host::JsSignal;
 use toolnexus::js::tool::{ctx_from_js, define_tool, tool_from_js};
+use toolnexus::json_value as json;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 

@@ -1,8 +1,8 @@
 //! `tool_result::decode_outcome`: every shape a JS tool can give back.
 
-use serde_json::json;
 use toolnexus::core::types::ToolResult;
 use toolnexus::js::tool_result::decode_outcome;
+use toolnexus::json_value as json;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
@@ -55,7 +55,7 @@ fn a_tool_result_is_taken_as_it_is() {
     assert_eq!(r.output, "o");
     assert!(r.is_error);
     assert_eq!(
-        serde_json::Value::Object(r.metadata.unwrap()),
+        toolnexus::core::value::Value::Object(r.metadata.unwrap()),
         json!({"k": 1})
     );
     assert_eq!(returned("{ output: 'o' }"), ToolResult::ok("o"));

@@ -1,7 +1,7 @@
 //! Reading tool arguments. The toolkit has already checked them against the input schema, but
 //! a tool called directly may get anything, so every reader has a safe fallback.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 /// A string argument as JavaScript's `String(x ?? "")` would give it.
 pub fn text(args: &Value, key: &str) -> String {

@@ -1,6 +1,6 @@
 //! `read` and `write` over the host's filesystem.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use super::args;
 use super::tool::{ok_with, Builtin};

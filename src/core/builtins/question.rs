@@ -1,6 +1,6 @@
 //! `question` (asks the human through a suspension, SPEC §10) and `todowrite`.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use super::args::js_join_item;
 use super::tool::{ok_with, Builtin};
@@ -12,7 +12,7 @@ use crate::core::types::{pending, Request, ToolResult};
 ///
 /// ```
 /// # use toolnexus::core::builtins::render_questions;
-/// let qs = serde_json::json!([
+/// let qs = toolnexus::json!([
 ///     {"question": "Which color?", "header": "Color", "options": ["red", "blue"]},
 ///     {"question": "Why?", "options": []}
 /// ]);

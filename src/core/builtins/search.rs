@@ -110,7 +110,7 @@ async fn open_dir(
     Some((dir, prefix, entries.into_iter()))
 }
 
-fn limit_of(args: &serde_json::Value) -> usize {
+fn limit_of(args: &crate::core::value::Value) -> usize {
     usize::try_from(args::count(args, "limit").unwrap_or(DEFAULT_LIMIT).max(0)).unwrap_or(0)
 }
 

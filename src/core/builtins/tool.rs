@@ -1,7 +1,7 @@
 //! [`Builtin`]: a built-in tool as a spec plus an async function. A function's `Err(message)`
 //! becomes the error result `<name>: <message>`, so no failure ever escapes as anything else.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use crate::core::host::LocalBoxFuture;
 use crate::core::input_schema::InputSchema;
@@ -18,7 +18,7 @@ type Run = Box<dyn Fn(Value, Context) -> LocalBoxFuture<'static, Result<ToolResu
 /// use toolnexus::core::tool::Tool;
 /// let t = Builtin::new("fail", "Always fails", r#"{"type": "object"}"#,
 ///     |_args, _ctx| Box::pin(async { Err("nope".to_owned()) }));
-/// let r = futures_executor::block_on(t.execute(serde_json::json!({}), Default::default()));
+/// let r = futures_executor::block_on(t.execute(toolnexus::json!({}), Default::default()));
 /// assert_eq!((r.output.as_str(), r.is_error, t.spec().source.as_str()), ("fail: nope", true, "builtin"));
 /// ```
 pub struct Builtin {

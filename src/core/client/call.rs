@@ -3,8 +3,8 @@
 //! delay-seconds; exponential backoff with jitter; never past the run's deadline), its response
 //! read whole or as a stream, and an `llm` metric event for it.
 
+use crate::core::value::{Map, Value};
 use futures_util::future::{select, Either};
-use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::config::ClientConfig;

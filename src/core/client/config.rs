@@ -1,6 +1,6 @@
 //! What a client is configured with.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
 use crate::core::wire::{anthropic::Anthropic, openai::OpenAi, Dialect};

@@ -2,7 +2,7 @@
 //! request by calling the host's `generate`, so hooks, shaping and the loop behave exactly as
 //! they do over HTTP. Messages are OpenAI-shaped.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
 use crate::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
@@ -70,7 +70,7 @@ impl Http for InProcessHttp {
 ///
 /// ```
 /// # use toolnexus::core::client::in_process::openai_response;
-/// let r = openai_response(&serde_json::json!({"content": "hi"})).unwrap();
+/// let r = openai_response(&toolnexus::json!({"content": "hi"})).unwrap();
 /// assert_eq!(r["choices"][0]["message"]["content"], "hi");
 /// ```
 pub fn openai_response(answer: &Value) -> Result<Value, String> {

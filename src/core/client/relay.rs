@@ -1,7 +1,7 @@
 //! How the loop relays: every relay call of a turn rides one `kind: "tool_call"` request, and
 //! the answer's `data.results` (or the single-call shorthand) fills each call's result.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use crate::core::types::{Answer, Request, ToolResult};
 use crate::core::wire::ToolCall;
@@ -10,7 +10,7 @@ use crate::core::wire::ToolCall;
 ///
 /// ```
 /// # use toolnexus::core::{client::relay::relay_request, wire::ToolCall};
-/// let call = ToolCall { id: "c1".into(), name: "lookup".into(), args: Ok(serde_json::json!({"q": "x"})) };
+/// let call = ToolCall { id: "c1".into(), name: "lookup".into(), args: Ok(toolnexus::json!({"q": "x"})) };
 /// let r = relay_request(&[&call]);
 /// assert_eq!(r.kind, "tool_call");
 /// assert_eq!(r.data.unwrap()["calls"][0]["arguments"], r#"{"q":"x"}"#);

@@ -1,9 +1,9 @@
 //! What a run returns: plain data, `JSON.stringify`-round-trippable.
 
+use crate::core::value::{Map, Value};
 use serde::Deserialize;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::core::json_text;
 use crate::core::message::Message;

@@ -3,7 +3,7 @@
 //! ends with exactly one result: the placeholder is replaced, the calls after it run now (and may
 //! halt again, one resume at a time), and no user turn is added.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 use crate::core::message::Message;
 use std::rc::Rc;

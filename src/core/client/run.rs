@@ -2,8 +2,8 @@
 //! call order, repeat until a final answer, a durable halt, or `max_turns`. The whole run races
 //! its signal and its deadline, so it always ends promptly.
 
+use crate::core::value::Value;
 use futures_util::future::{select, Either};
-use serde_json::Value;
 use std::rc::Rc;
 
 use super::call::{CallContext, Llm};

@@ -19,7 +19,7 @@ pub trait Store {
 /// ```
 /// # use toolnexus::core::client::store::{InMemoryStore, Store};
 /// let store = InMemoryStore::default();
-/// futures_executor::block_on(store.save("t", &[serde_json::json!({"role": "user"}).into()])).unwrap();
+/// futures_executor::block_on(store.save("t", &[toolnexus::json!({"role": "user"}).into()])).unwrap();
 /// assert_eq!(futures_executor::block_on(store.get("t")).unwrap().unwrap().len(), 1);
 /// ```
 #[derive(Default)]

@@ -2,8 +2,8 @@
 //! answer; without it, halt. Answers are checked before they are trusted: a wrong `id`, an
 //! expired request, a malformed answer or a `waitFor` that throws never approve.
 
+use crate::core::value::Value;
 use futures_util::future::{select, Either};
-use serde_json::Value;
 use std::rc::Rc;
 
 use super::error::RunError;
@@ -101,8 +101,8 @@ pub async fn with_answer(
 /// ```
 /// # use toolnexus::core::{client::suspend::check_answer, types::Request};
 /// let req = Request { id: "a".into(), kind: "approval".into(), prompt: "ok?".into(), url: None, data: None, expires_at: None };
-/// assert!(check_answer(&req, Ok(serde_json::json!({"id": "a", "ok": true})), 0.0).ok);
-/// assert!(!check_answer(&req, Ok(serde_json::json!({"id": "b", "ok": true})), 0.0).ok);
+/// assert!(check_answer(&req, Ok(toolnexus::json!({"id": "a", "ok": true})), 0.0).ok);
+/// assert!(!check_answer(&req, Ok(toolnexus::json!({"id": "b", "ok": true})), 0.0).ok);
 /// ```
 pub fn check_answer(request: &Request, raw: Result<Value, String>, now_ms: f64) -> Answer {
     let refuse = |reason: &str| Answer {

@@ -1,10 +1,10 @@
 //! Where a run reports what happens: metric events (to the registry and `onMetric`) and, for a
 //! streamed run, the events its consumer iterates.
 
+use crate::core::value::Value;
 #[cfg(not(target_arch = "wasm32"))]
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 

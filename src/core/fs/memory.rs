@@ -1,7 +1,7 @@
 //! [`MemoryFs`]: a filesystem held in memory, per instance, that saves to and restores from
 //! JSON so a page can persist it (in `localStorage`, IndexedDB, a download, …).
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -206,8 +206,8 @@ impl MemoryFs {
     /// ```
     /// # use toolnexus::core::fs::MemoryFs;
     /// let fs = MemoryFs::new();
-    /// assert!(fs.import_json(&serde_json::json!({"files": {"/x": 1}})).is_err());
-    /// assert!(fs.import_json(&serde_json::json!({"files": {"/x": "1"}, "dirs": ["/e"]})).is_ok());
+    /// assert!(fs.import_json(&toolnexus::json!({"files": {"/x": 1}})).is_err());
+    /// assert!(fs.import_json(&toolnexus::json!({"files": {"/x": "1"}, "dirs": ["/e"]})).is_ok());
     /// ```
     pub fn import_json(&self, saved: &Value) -> Result<(), FsError> {
         let bad = |why: &str| FsError::Other(format!("invalid saved filesystem: {why}"));

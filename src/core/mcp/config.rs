@@ -3,7 +3,7 @@
 //! the server map, minus the reserved sibling sections. A server entry that cannot be used is
 //! kept with its reason, so the loader can mark it `failed` while the others still load.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 /// The connect timeout when a server sets none, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
@@ -60,7 +60,7 @@ pub struct ServerEntry {
 ///
 /// ```
 /// # use toolnexus::core::mcp::config::parse_config;
-/// let servers = parse_config(&serde_json::json!({
+/// let servers = parse_config(&toolnexus::json!({
 ///     "builtins": false,
 ///     "docs": {"url": "https://example.com/mcp"},
 ///     "fs": {"command": ["npx", "server-fs"], "enabled": false}

@@ -1,6 +1,6 @@
 //! The normalized JSON form of a server entry, as `parseMcpConfig` returns it.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use super::config::{Endpoint, ServerEntry};
 
@@ -11,8 +11,8 @@ impl ServerEntry {
     ///
     /// ```
     /// # use toolnexus::core::mcp::config::parse_config;
-    /// let servers = parse_config(&serde_json::json!({"mcp": {"a": {"command": "srv", "args": ["-v"]}}})).unwrap();
-    /// assert_eq!(servers[0].to_json()["command"], serde_json::json!(["srv", "-v"]));
+    /// let servers = parse_config(&toolnexus::json!({"mcp": {"a": {"command": "srv", "args": ["-v"]}}})).unwrap();
+    /// assert_eq!(servers[0].to_json()["command"], toolnexus::json!(["srv", "-v"]));
     /// ```
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();

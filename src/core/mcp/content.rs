@@ -3,7 +3,7 @@
 //! that are not text (images, audio, resources, resource links) are described in place rather
 //! than dropped, and the raw content is kept in `metadata.content` for the host.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use crate::core::jsfmt;
 use crate::core::types::ToolResult;
@@ -15,7 +15,7 @@ pub const NO_ERROR_TEXT: &str = "MCP tool returned an error";
 ///
 /// ```
 /// # use toolnexus::core::mcp::content::to_tool_result;
-/// let r = to_tool_result(&serde_json::json!({"content": [{"type": "text", "text": "hi"}]}), "docs");
+/// let r = to_tool_result(&toolnexus::json!({"content": [{"type": "text", "text": "hi"}]}), "docs");
 /// assert_eq!((r.output.as_str(), r.is_error), ("hi", false));
 /// ```
 pub fn to_tool_result(result: &Value, server: &str) -> ToolResult {
@@ -92,7 +92,7 @@ fn base64_bytes(data: &str) -> usize {
 ///
 /// ```
 /// # use toolnexus::core::mcp::content::describe;
-/// let part = serde_json::json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="});
+/// let part = toolnexus::json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="});
 /// assert_eq!(describe(&part), "[image: image/png, 8 bytes]");
 /// ```
 pub fn describe(item: &Value) -> String {

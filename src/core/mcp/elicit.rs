@@ -4,7 +4,7 @@
 //! link (`kind: "authorization"`, `url`). The answer maps back to `accept` (with `answer.data`
 //! as the content), `decline` (`reason: "declined"`) or `cancel`.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -46,7 +46,7 @@ fn base36(mut n: u64) -> String {
 ///
 /// ```
 /// # use toolnexus::core::mcp::elicit::to_request;
-/// let r = to_request(&serde_json::json!({"mode": "url", "message": "Sign in", "url": "https://x/login"}), 0.0);
+/// let r = to_request(&toolnexus::json!({"mode": "url", "message": "Sign in", "url": "https://x/login"}), 0.0);
 /// assert_eq!((r.kind.as_str(), r.url.as_deref()), ("authorization", Some("https://x/login")));
 /// ```
 pub fn to_request(params: &Value, now_ms: f64) -> Request {
@@ -84,8 +84,8 @@ pub fn to_request(params: &Value, now_ms: f64) -> Request {
 ///
 /// ```
 /// # use toolnexus::core::mcp::elicit::to_result;
-/// let answer = serde_json::json!({"id": "elc-1", "ok": false, "reason": "declined"});
-/// assert_eq!(to_result(Ok(answer), "elc-1"), serde_json::json!({"action": "decline"}));
+/// let answer = toolnexus::json!({"id": "elc-1", "ok": false, "reason": "declined"});
+/// assert_eq!(to_result(Ok(answer), "elc-1"), toolnexus::json!({"action": "decline"}));
 /// ```
 pub fn to_result(answer: Result<Value, String>, request_id: &str) -> Value {
     let Ok(Value::Object(answer)) = answer else {

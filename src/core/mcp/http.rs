@@ -4,7 +4,7 @@
 //! the server hands out at `initialize` and the negotiated protocol version go on every later
 //! request; `close` ends the session with a DELETE.
 
-use serde_json::Value;
+use crate::core::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 

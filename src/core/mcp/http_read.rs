@@ -2,7 +2,7 @@
 //! stream, where server notifications are skipped and server requests answered until our
 //! response arrives.
 
-use serde_json::Value;
+use crate::core::value::Value;
 use std::rc::Rc;
 
 use super::http::Poster;

@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 messages as MCP uses them: building requests, notifications and responses, and
 //! telling apart what a server sends back.
 
-use serde_json::Value;
+use crate::core::value::Value;
 
 /// A JSON-RPC error object.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,7 +49,7 @@ pub enum Incoming {
 ///
 /// ```
 /// # use toolnexus::core::mcp::jsonrpc::request;
-/// let r = request(1, "tools/list", serde_json::json!({}));
+/// let r = request(1, "tools/list", toolnexus::json!({}));
 /// assert_eq!(r.to_string(), r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#);
 /// ```
 pub fn request(id: u64, method: &str, params: Value) -> Value {
@@ -75,7 +75,7 @@ pub fn error_response(id: Value, error: &RpcError) -> Value {
 ///
 /// ```
 /// # use toolnexus::core::mcp::jsonrpc::{classify, Incoming};
-/// let m = classify(serde_json::json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
+/// let m = classify(toolnexus::json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
 /// assert!(matches!(m, Incoming::Response { .. }));
 /// ```
 pub fn classify(message: Value) -> Incoming {

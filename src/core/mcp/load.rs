@@ -2,8 +2,8 @@
 //! be reached, hangs, or answers garbage gets its status and reason, and the others still
 //! load. Nothing here ever fails as a whole.
 
+use crate::core::value::Value;
 use futures_util::future::join_all;
-use serde_json::Value;
 use std::rc::Rc;
 
 use super::config::{expand_env, Endpoint, ServerConfig, ServerEntry};

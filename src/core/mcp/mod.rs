@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use toolnexus::core::mcp::config::parse_config;
-//! let servers = parse_config(&serde_json::json!({"mcpServers": {"docs": {"url": "https://x/mcp"}}})).unwrap();
+//! let servers = parse_config(&toolnexus::json!({"mcpServers": {"docs": {"url": "https://x/mcp"}}})).unwrap();
 //! assert_eq!(servers[0].name, "docs");
 //! ```
 

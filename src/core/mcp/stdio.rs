@@ -2,7 +2,7 @@
 //! requests may be in flight at once; whichever of them is waiting reads the next line and
 //! routes it by id, so no background task is needed.
 
-use serde_json::Value;
+use crate::core::value::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 

@@ -1,7 +1,7 @@
 //! A listed MCP tool as a uniform `Tool` named `sanitize(server)_sanitize(tool)`, source
 //! `"mcp"`, and the per-server `tools` filter.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
 use super::content::to_tool_result;
@@ -67,7 +67,7 @@ pub fn listed(def: &Value) -> Option<(String, String, Map<String, Value>)> {
 ///
 /// ```
 /// # use toolnexus::core::mcp::tool::filter;
-/// let defs = vec![serde_json::json!({"name": "a"}), serde_json::json!({"name": "b"})];
+/// let defs = vec![toolnexus::json!({"name": "a"}), toolnexus::json!({"name": "b"})];
 /// let kept = filter("srv", defs, &[("b".into(), true), ("zz".into(), true)], &mut Vec::new());
 /// assert_eq!(kept.len(), 1);
 /// ```

@@ -1,8 +1,8 @@
 //! What a skill is (SPEC §3): the data a host supplies, what discovery makes of it, and why a
 //! candidate was skipped.
 
+use crate::core::value::{Map, Value};
 use serde::{Deserialize, Deserializer};
-use serde_json::{Map, Value};
 
 use crate::core::host::LocalBoxFuture;
 use crate::core::json_read::{invalid_type, Kind, Record};
@@ -48,7 +48,7 @@ impl SkillDef {
     ///
     /// ```
     /// # use toolnexus::core::skills::SkillDef;
-    /// let def = SkillDef::from_json(serde_json::json!({"name": "pdf", "resources": null})).unwrap();
+    /// let def = SkillDef::from_json(toolnexus::json!({"name": "pdf", "resources": null})).unwrap();
     /// assert!(def.resources.is_empty() && def.content.is_empty());
     /// ```
     pub fn from_json(value: Value) -> Result<SkillDef, String> {
@@ -70,7 +70,7 @@ impl SkillDef {
     ///
     /// ```
     /// # use toolnexus::core::skills::SkillDef;
-    /// let err = SkillDef::list_from_json(serde_json::json!({"name": "pdf"})).unwrap_err();
+    /// let err = SkillDef::list_from_json(toolnexus::json!({"name": "pdf"})).unwrap_err();
     /// assert_eq!(err, "invalid type: map, expected a sequence");
     /// ```
     pub fn list_from_json(value: Value) -> Result<Vec<SkillDef>, String> {

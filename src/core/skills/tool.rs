@@ -1,7 +1,7 @@
 //! The one `skill` tool (SPEC §3): loads a skill's instructions and its files on demand, in the
 //! reference's progressive-disclosure block, byte for byte.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
 use super::discovery::sample_siblings;

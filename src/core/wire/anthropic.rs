@@ -3,7 +3,7 @@
 //! The system prompt is a top-level `system` field; the reply is a `content` array of `text`
 //! and `tool_use` blocks, and tool results go back as one user turn of `tool_result` blocks.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use super::anthropic_read;
 use super::openai::{call_id, count, provider_error};
@@ -157,7 +157,7 @@ impl Dialect for Anthropic {
 
 impl Anthropic {
     /// [`Dialect::parse`] without its fast path ([`anthropic_read`]): the reader of every
-    /// shape, through a `serde_json::Value`, and the one that words every error. `parse` gives
+    /// shape, through a `Value`, and the one that words every error. `parse` gives
     /// the same result for every text (`tests/wire_fast_anthropic.rs`).
     ///
     /// ```

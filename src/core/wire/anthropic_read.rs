@@ -1,5 +1,5 @@
 //! The fast path of [`Anthropic::parse`](super::anthropic::Anthropic): a Messages API response
-//! read with [`json_scan`](crate::core::json_scan), without a `serde_json::Value`, its content
+//! read with [`json_scan`](crate::core::json_scan), without a `Value`, its content
 //! blocks copied into the transcript as canonical text. It takes what providers send (text and
 //! `tool_use` blocks, integer usage, no error) and gives `None` for anything else (an error, a
 //! repeated key, odd usage, numbers or text the reader does not vouch for), which the slow path
@@ -13,7 +13,7 @@
 //! assert_eq!(reply.assistant.text(), r#"{"role":"assistant","content":[{"type":"text","text":"Hi"}]}"#);
 //! ```
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use super::{Reply, ToolCall, Usage};
 use crate::core::json_scan::{first_time as first, Reader};

@@ -2,7 +2,7 @@
 //! in it (model, settings, request parameters) is written once, and each turn's body is the
 //! pieces and the holes' texts put together.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use super::ToolList;
 use crate::core::json_text;
@@ -21,7 +21,7 @@ enum Piece {
 /// ```
 /// # use toolnexus::core::wire::{BodyTemplate, openai::OpenAi, Dialect, ToolList};
 /// # use toolnexus::core::message::Message;
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// let tools = ToolList::new(json!([{"type": "function"}]));
 /// let template = BodyTemplate::new(&OpenAi.body("m", "", tools.has_tools(), false));
 /// let messages = [Message::strings(&[("role", "user"), ("content", "hi")])];

@@ -13,10 +13,10 @@ pub mod stream;
 
 use std::cell::OnceCell;
 
+use crate::core::value::{Map, Value};
 use serde::Deserialize;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use super::message::Message;
 use super::spec::ToolSpec;
@@ -133,7 +133,7 @@ pub trait Dialect {
 ///
 /// ```
 /// # use toolnexus::core::wire::ToolList;
-/// let list = ToolList::new(serde_json::json!([{"name": "a"}]));
+/// let list = ToolList::new(toolnexus::json!([{"name": "a"}]));
 /// assert_eq!(list.text(), r#"[{"name":"a"}]"#);
 /// let written = ToolList::from_text(r#"[{"name":"a"}]"#.into());
 /// assert_eq!(written.value(), list.value());
@@ -190,7 +190,7 @@ impl ToolList {
 /// ```
 /// # use toolnexus::core::wire::{body_json, openai::OpenAi, Dialect, ToolList};
 /// # use toolnexus::core::message::Message;
-/// # use serde_json::json;
+/// # use toolnexus::json;
 /// let messages = [Message::from_value(json!({"role": "user", "content": "hi"}))];
 /// let tools = ToolList::new(json!([]));
 /// let body = OpenAi.body("m", "", tools.has_tools(), false);

@@ -3,7 +3,7 @@
 //! The system prompt travels as the first message; tool calls come back in
 //! `choices[0].message.tool_calls` with JSON-string arguments.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use super::{openai_read, Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::openai_text;
@@ -131,7 +131,7 @@ impl Dialect for OpenAi {
 
 impl OpenAi {
     /// [`Dialect::parse`] without its fast path ([`openai_read`]): the reader of every
-    /// shape, through a `serde_json::Value`, and the one that words every error. `parse` gives
+    /// shape, through a `Value`, and the one that words every error. `parse` gives
     /// the same result for every text (`tests/wire_fast.rs`).
     ///
     /// ```

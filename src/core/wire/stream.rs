@@ -3,7 +3,7 @@
 //! a plain one produce the same [`Reply`]. A stream that ends before its terminal event, or that
 //! carries an error event, is an error, never a partial reply.
 
-use serde_json::{Map, Value};
+use crate::core::value::{Map, Value};
 
 use super::anthropic_delta;
 use super::openai::provider_error;
