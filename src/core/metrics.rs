@@ -1,9 +1,9 @@
 //! Observability (SPEC §8): the semantic events `onMetric` receives, and a registry that turns
 //! them into Prometheus text byte-identical to the reference ports'.
 
+use crate::core::hashed::Hashed;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Histogram buckets in seconds, fixed across every port.
 pub const DURATION_BUCKETS: [f64; 10] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0];
@@ -110,19 +110,11 @@ struct ToolSeries {
 /// ```
 #[derive(Default)]
 pub struct Registry {
-    llm: BTreeMap<String, LlmSeries>,
+    llm: Hashed<LlmSeries>,
     /// Prompt and completion tokens, once a model call succeeded.
     tokens: Option<[u64; 2]>,
-    tools: BTreeMap<String, ToolSeries>,
-    run_errors: BTreeMap<String, u64>,
-}
-
-/// The entry for `key`, made (with the key copied) only when it is new.
-fn entry<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> Option<&'m mut V> {
-    if !map.contains_key(key) {
-        map.insert(key.to_owned(), V::default());
-    }
-    map.get_mut(key)
+    tools: Hashed<ToolSeries>,
+    run_errors: Hashed<u64>,
 }
 
 impl Registry {
@@ -136,9 +128,7 @@ impl Registry {
                 prompt_tokens,
                 completion_tokens,
             } => {
-                let Some(series) = entry(&mut self.llm, model) else {
-                    return;
-                };
+                let series = self.llm.get_or_default(model);
                 if *status == "ok" {
                     series.ok += 1;
                     let tokens = self.tokens.get_or_insert([0, 0]);
@@ -156,9 +146,7 @@ impl Registry {
                 pending,
                 ms,
             } => {
-                let Some(series) = entry(&mut self.tools, tool) else {
-                    return;
-                };
+                let series = self.tools.get_or_default(tool);
                 let same = |c: &&mut (String, bool, bool, u64)| {
                     c.0 == *source && c.1 == *is_error && c.2 == *pending
                 };
@@ -170,9 +158,7 @@ impl Registry {
             }
             MetricEvent::Run { model, error, .. } => {
                 if error.is_some() {
-                    if let Some(count) = entry(&mut self.run_errors, model) {
-                        *count += 1;
-                    }
+                    *self.run_errors.get_or_default(model) += 1;
                 }
             }
         }
@@ -185,7 +171,7 @@ impl Registry {
         let mut key = |pairs: &[(&str, &str)]| labels(&mut scratch, pairs).to_owned();
         let mut requests = Vec::new();
         let mut llm_duration = Vec::new();
-        for (model, series) in &self.llm {
+        for (model, series) in self.llm.iter() {
             for (status, count) in [("ok", series.ok), ("error", series.error)] {
                 if count > 0 {
                     requests.push((key(&[("model", model), ("status", status)]), count));
@@ -201,7 +187,7 @@ impl Registry {
         });
         let mut tool_calls = Vec::new();
         let mut tool_duration = Vec::new();
-        for (tool, series) in &self.tools {
+        for (tool, series) in self.tools.iter() {
             for (source, is_error, pending, count) in &series.calls {
                 let pairs = [
                     ("tool", tool.as_str()),

@@ -4,8 +4,8 @@
 //! requests in flight): in the wasm module a `HashMap` brings its hasher, its random keys and a
 //! hash table of its own (2 KiB gzip), a `BTreeMap` more; lookups here take log2(n)
 //! comparisons and an insert moves the entries after it, which suits tables of up to some
-//! thousands of names (a 500-tool toolkit; the metrics registry, whose entries are large and
-//! many, keeps its `BTreeMap`).
+//! thousands of names (a 500-tool toolkit; the metrics registry, whose series may be many
+//! thousands with a lookup per event, uses [`Hashed`](crate::core::hashed::Hashed)).
 
 use std::borrow::Borrow;
 
