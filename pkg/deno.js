@@ -1,11 +1,12 @@
 // Deno: the build compiled for speed, as Node gets it (a Deno program reads the package from
 // disk, so the larger module costs no download): node-esm/'s web glue, instantiated from
 // node/toolnexus_bg.wasm by its file: URL with top-level await. No init() call is needed.
-import init, { Toolkit, Client } from "./node-esm/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
+import { InMemoryConversationStore } from "./stores.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
-installIdioms({ Toolkit, Client })
+installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
 
 export * from "./node-esm/toolnexus.js"
-export { IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"
+export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"

@@ -1,10 +1,11 @@
 // Browsers and bundlers (Vite, webpack, Rollup): instantiates the module once, with
 // top-level await, from the .wasm file beside this one. No init() call is needed.
-import init, { Toolkit, Client } from "./web/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore } from "./web/toolnexus.js"
 import { installIdioms } from "./register.js"
+import { InMemoryConversationStore } from "./stores.js"
 
 await init()
-installIdioms({ Toolkit, Client })
+installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
 
 export * from "./web/toolnexus.js"
-export { IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"
+export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"

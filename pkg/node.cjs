@@ -2,9 +2,10 @@
 // wasm-bindgen cannot export (register.js, as CommonJS in register.cjs) are installed the same way.
 "use strict"
 const toolnexus = require("./node/toolnexus.js")
-require("./register.cjs").installIdioms(toolnexus)
-
-// The browser stores are plain JavaScript (stores.js; stores.cjs is its CommonJS twin).
-Object.assign(toolnexus, require("./stores.cjs"))
+// The stores are plain JavaScript (stores.js; stores.cjs is its CommonJS twin); the in-memory
+// one is every client's default.
+const stores = require("./stores.cjs")
+require("./register.cjs").installIdioms(toolnexus, stores)
+Object.assign(toolnexus, stores)
 
 module.exports = toolnexus

@@ -1,6 +1,8 @@
 // The idioms wasm-bindgen cannot export: a variadic method and an async iterator. No logic
-// lives here: each forwards to one exported method.
-export function installIdioms({ Toolkit, Client }) {
+// lives here: each forwards to one exported method. It also hands the module the class of
+// every client's default store (InMemoryConversationStore, plain JavaScript in stores.js).
+export function installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore }) {
+  __setDefaultStore(InMemoryConversationStore)
   Toolkit.prototype.register = function register(...tools) {
     this.registerAll(tools)
     return this

@@ -1,5 +1,25 @@
-// Typings of stores.js: the browser's storage as conversation stores that keep halted runs.
+// Typings of stores.js: the in-memory conversation store (every client's default) and the
+// browser's storage as conversation stores that keep halted runs.
 import type { ConversationStore, Message, RunResult } from "./web/toolnexus.js"
+
+/**
+ * The default conversation store: transcripts in memory for the page's (or process's)
+ * lifetime, as JSON text, so `get` and `save` copy. A client made without a `store` option
+ * gets one of its own (`client.conversationStore()`); one made here can be shared.
+ *
+ * ```js
+ * const store = new InMemoryConversationStore()
+ * await store.save("t1", [{ role: "user", content: "hi" }])
+ * await store.get("t1") // [{ role: "user", content: "hi" }]
+ * ```
+ */
+export class InMemoryConversationStore implements ConversationStore {
+  constructor()
+  /** The transcript saved under `id` (a copy), or `undefined`. */
+  get(id: string): Promise<Message[] | undefined>
+  /** Saves a copy of `messages` under `id`. */
+  save(id: string, messages: Message[]): Promise<void>
+}
 
 /** What a {@link WebStorageConversationStore} needs of its storage: `localStorage`, `sessionStorage` or a look-alike. */
 export interface StorageLike {

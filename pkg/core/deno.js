@@ -1,10 +1,11 @@
 // toolnexus-wasm/core for Deno: the lean build compiled for speed, as the main Deno entry is
 // (node-esm/'s web glue, instantiated from node/toolnexus_bg.wasm by its file: URL).
-import init, { Toolkit, Client } from "./node-esm/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore } from "./node-esm/toolnexus.js"
 import { installIdioms } from "../register.js"
+import { InMemoryConversationStore } from "../stores.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
-installIdioms({ Toolkit, Client })
+installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
 
 export * from "./node-esm/toolnexus.js"
-export { IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"
+export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"

@@ -9,7 +9,7 @@ use super::client_options::{api_key, common, function_opt, string_opt};
 use super::convert::{get, js_error};
 use super::host::JsClock;
 use super::http::FetchHttp;
-use super::store::InMemoryConversationStore;
+use super::store::default_store;
 use crate::core::client::config::Style;
 use crate::core::client::in_process::{InProcessHttp, IN_PROCESS_BASE_URL};
 use crate::core::client::run::Client;
@@ -47,7 +47,7 @@ fn build(
         .map(|f| Rc::new(JsWaitFor(f)) as Rc<dyn crate::core::client::hooks::WaitFor>);
     let store = get(options, "store");
     let store = if store.is_undefined() || store.is_null() {
-        JsValue::from(InMemoryConversationStore::new())
+        default_store(what)?
     } else if get(&store, "get").is_function() && get(&store, "save").is_function() {
         store
     } else {

@@ -1,84 +1,45 @@
-//! `InMemoryConversationStore`: the default conversation store, exported so hosts can share it.
+//! The default conversation store. `InMemoryConversationStore` is plain JavaScript (stores.js,
+//! beside the other stores); each package entry hands its class to the module once, through
+//! `__setDefaultStore`, and a client made without a `store` option gets a new one of it.
 
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{js_error, messages_to_js, to_json, type_name};
-use crate::core::client::store::{InMemoryStore, Store};
-use crate::core::value::Value;
+use super::convert::{error_text, js_error};
 
-/// Keeps transcripts in memory for the page's (or process's) lifetime. `get` and `save` copy.
+thread_local! {
+    /// The class a client's default store is made of, once an entry has registered it.
+    static DEFAULT_STORE: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+/// Registers the class of every client's default conversation store (what the package's
+/// entries do with `InMemoryConversationStore` when they load; not for applications).
 ///
 /// ```js
-/// const store = new InMemoryConversationStore()
-/// await store.save("t1", [{ role: "user", content: "hi" }])
-/// await store.get("t1") // [{ role: "user", content: "hi" }]
+/// import { __setDefaultStore } from "./web/toolnexus.js"
+/// import { InMemoryConversationStore } from "./stores.js"
+/// __setDefaultStore(InMemoryConversationStore)
 /// ```
-#[wasm_bindgen]
-pub struct InMemoryConversationStore {
-    inner: std::rc::Rc<InMemoryStore>,
+#[wasm_bindgen(js_name = __setDefaultStore)]
+pub fn set_default_store(class: js_sys::Function) {
+    DEFAULT_STORE.with(|slot| *slot.borrow_mut() = Some(class));
 }
 
-impl Default for InMemoryConversationStore {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[wasm_bindgen]
-impl InMemoryConversationStore {
-    /// An empty store.
-    #[wasm_bindgen(constructor)]
-    pub fn new() -> InMemoryConversationStore {
-        InMemoryConversationStore {
-            inner: std::rc::Rc::new(InMemoryStore::default()),
-        }
-    }
-
-    /// The transcript saved under `id`, or `undefined`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<Message[] | undefined>")]
-    pub fn get(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-    ) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        crate::js::promise::promise(async move {
-            let id = id
-                .as_string()
-                .ok_or_else(|| js_error("invalid_argument", "get: id must be a string"))?;
-            let found = inner.get(&id).await.map_err(|e| js_error("store", &e))?;
-            Ok(found.map_or(JsValue::UNDEFINED, |messages| messages_to_js(&messages)))
-        })
-    }
-
-    /// Saves a copy of `messages` under `id`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
-    pub fn save(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
-    ) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        crate::js::promise::promise(async move {
-            let id = id
-                .as_string()
-                .ok_or_else(|| js_error("invalid_argument", "save: id must be a string"))?;
-            let messages = match to_json(&messages) {
-                Ok(Value::Array(messages)) => messages,
-                _ => {
-                    return Err(js_error(
-                        "invalid_argument",
-                        &format!(
-                            "save: messages must be an array, got {}",
-                            type_name(&messages)
-                        ),
-                    ))
-                }
-            };
-            inner
-                .save(&id, &crate::core::message::from_values(messages))
-                .await
-                .map_err(|e| js_error("store", &e))?;
-            Ok(JsValue::UNDEFINED)
-        })
-    }
+/// A new default store, for a client made by `what` without a `store` option.
+pub fn default_store(what: &str) -> Result<JsValue, JsValue> {
+    let class = DEFAULT_STORE.with(|slot| slot.borrow().clone()).ok_or_else(|| {
+        js_error(
+            "invalid_options",
+            &format!("{what}: no store option, and no default store: load the package through its entry (import \"toolnexus-wasm\")"),
+        )
+    })?;
+    js_sys::Reflect::construct(&class, &js_sys::Array::new()).map_err(|e| {
+        js_error(
+            "invalid_options",
+            &format!(
+                "{what}: the default store could not be made: {}",
+                error_text(&e)
+            ),
+        )
+    })
 }

@@ -1,8 +1,11 @@
-// The browser's own storage as conversation stores (the `get`/`save` interface of `ask`) that
-// also keep halted runs: `IndexedDbConversationStore` and `WebStorageConversationStore`.
+// The conversation stores (the `get`/`save` interface of `ask`): `InMemoryConversationStore`,
+// every client's default, and the browser's own storage, which also keeps halted runs:
+// `IndexedDbConversationStore` and `WebStorageConversationStore`.
 // They are plain JavaScript, not part of the wasm module: every line of them is a call on a
-// browser API, which costs a few bytes here and several kilobytes as wasm glue, and a bundler
-// drops this file from a page that does not import them. The build ships it minified as
+// JavaScript or browser API, which costs a few bytes here and kilobytes as wasm and its glue
+// (the in-memory store also saves a crossing into the module and a conversion of the
+// transcript each way). The entries hand the in-memory one to the module as the default
+// (register.js). The build ships it minified as
 // pkg/stores.js and as CommonJS in pkg/stores.cjs. Each value is stored as plain JSON
 // (what `JSON.stringify` keeps); a write replaces a whole record, so the last writer of an id
 // wins and a reader never sees half of one.
@@ -108,6 +111,37 @@ function resolveStorage(storage) {
     throw storeError("unsupported", `WebStorageConversationStore: ${name} is not available in this runtime`)
   }
   return found
+}
+
+/**
+ * The default conversation store: transcripts in memory for the page's (or process's)
+ * lifetime, kept as JSON text, so `get` and `save` copy. A client made without a `store`
+ * option gets one of its own; one made here can be shared between clients.
+ *
+ * ```js
+ * const store = new InMemoryConversationStore()
+ * await store.save("t1", [{ role: "user", content: "hi" }])
+ * await store.get("t1") // [{ role: "user", content: "hi" }]
+ * ```
+ */
+export class InMemoryConversationStore {
+  #saved = new Map()
+
+  /** The transcript saved under `id`, or `undefined`. */
+  get(id) {
+    return settled(() => {
+      const text = this.#saved.get(stringArg(id, "get: id"))
+      return text === undefined ? undefined : JSON.parse(text)
+    })
+  }
+
+  /** Saves a copy of `messages` under `id`. */
+  save(id, messages) {
+    return settled(() => {
+      const key = stringArg(id, "save: id")
+      this.#saved.set(key, JSON.stringify(messagesArg(messages, "save")))
+    })
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 // client's ConversationStore (the in-memory default, or the one passed in, returned as is by
 // conversationStore()); a failing save keeps the result with saveError; conversation() keeps a
 // transcript between sends; run(prompt, {history}) continues a transcript.
+import { createRequire } from "node:module"
 import { test, after } from "node:test"
 import assert from "node:assert/strict"
 import { createClient, createToolkit, InMemoryConversationStore } from "../../pkg/node.mjs"
@@ -84,6 +85,33 @@ test("an InMemoryConversationStore can be shared between clients and copies on g
   const r = await client({ store: shared }).ask("c", { toolkit, id: "x" })
   assert.deepEqual(stub.requests[0].body.messages, [user("a"), user("c")])
   assert.deepEqual(await shared.get("x"), r.messages)
+})
+
+test("an InMemoryConversationStore refuses a non-string id and a non-array transcript, as a rejection with a code", async () => {
+  const store = new InMemoryConversationStore()
+  await assert.rejects(store.get(7), { code: "invalid_argument", message: "get: id must be a string, got number" })
+  await assert.rejects(store.save(null, []), { code: "invalid_argument", message: "save: id must be a string, got null" })
+  await assert.rejects(store.save("t", { role: "user" }), {
+    code: "invalid_argument",
+    message: "save: messages must be an array, got object",
+  })
+  assert.equal(await store.get("t"), undefined)
+  // A transcript keeps only what JSON keeps, as it would through any other store.
+  await store.save("t", [{ role: "user", content: "hi", extra: undefined, at: new Date(0) }])
+  assert.deepEqual(await store.get("t"), [{ role: "user", content: "hi", at: "1970-01-01T00:00:00.000Z" }])
+})
+
+test("the module's own glue, loaded without an entry, has no default store and says so", async () => {
+  const require = createRequire(import.meta.url)
+  const glue = require("../../pkg/node/toolnexus.js")
+  assert.throws(() => glue.createClient({ baseUrl: "http://127.0.0.1:1/v1", style: "openai", model: "m" }), {
+    code: "invalid_options",
+    message: /^createClient: no store option, and no default store/,
+  })
+  // With a store of its own, a client needs none.
+  const store = { get: async () => undefined, save: async () => {} }
+  const c = glue.createClient({ baseUrl: "http://127.0.0.1:1/v1", style: "openai", model: "m", store })
+  assert.equal(c.conversationStore(), store)
 })
 
 test("a custom store is returned by conversationStore() itself and used by ask", async () => {
