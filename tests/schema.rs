@@ -743,7 +743,7 @@ fn malformed_required_is_no_constraint() {
 fn nested_object_schema(levels: usize) -> Value {
     let mut schema = json!({"type": "string"});
     for _ in 0..levels {
-        schema = json!({"type": "object", "properties": {"a": schema}, "required": ["a"]});
+        schema = json_value!({"type": "object", "properties": {"a": schema}, "required": ["a"]});
     }
     schema
 }
@@ -751,7 +751,7 @@ fn nested_object_schema(levels: usize) -> Value {
 fn nested_object_value(levels: usize, leaf: Value) -> Value {
     let mut value = leaf;
     for _ in 0..levels {
-        value = json!({ "a": value });
+        value = json_value!({ "a": value });
     }
     value
 }

@@ -227,10 +227,10 @@ impl IntoIterator for Map {
 }
 
 impl FromIterator<(String, Value)> for Map {
+    /// The entries in order; of a repeated key, the first place and the last value (through
+    /// [`Map::from_entries`], so a large collection costs `n`, not `n²`).
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
-        let mut map = Map::new();
-        map.extend(iter);
-        map
+        Map::from_entries(iter.into_iter().collect())
     }
 }
 
