@@ -87,12 +87,15 @@ proptest! {
     ) {
         let entries: Vec<(String, Value)> = pairs.iter().map(|(k, v)| (k.clone(), Value::from(*v))).collect();
         let at_once = Map::from_entries(entries.clone());
+        let entries_again = entries.clone();
         let mut one_by_one = Map::new();
         for (k, v) in entries {
             one_by_one.insert(k, v);
         }
         let order = |m: &Map| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
         prop_assert_eq!(order(&at_once), order(&one_by_one));
+        let collected: Map = entries_again.into_iter().collect();
+        prop_assert_eq!(order(&collected), order(&one_by_one));
         let theirs: TheirMap = pairs.into_iter().map(|(k, v)| (k, serde_json::Value::from(v))).collect();
         same_map(&at_once, &theirs)?;
     }

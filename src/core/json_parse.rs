@@ -1,4 +1,5 @@
-//! JSON text to a [`Value`](crate::core::value::Value), with serde_json's own results: the same values (its
+//! JSON text to a [`Value`](crate::core::value::Value), with serde_json's own results: the
+//! same values (its
 //! integer, negative and float forms, the same float rounding, the last of repeated keys in
 //! the first one's place) and the same errors, word for word (`expected value at line 1
 //! column 1`). serde_json's parser is generic over serde's visitors and readers and carries a
@@ -218,7 +219,8 @@ impl Parser<'_> {
     }
 
     fn object(&mut self) -> Result<Value, ParseError> {
-        // Collected, then made a map at once: a repeated key found by one sort, not a scan per key.
+        // Collected, then made a map at once: a repeated key found through a hash index, not a
+        // scan per key.
         let mut entries = Vec::new();
         let mut first = true;
         loop {

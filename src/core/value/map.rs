@@ -20,6 +20,9 @@ use std::fmt;
 /// assert_eq!(map.keys().collect::<Vec<_>>(), ["b", "a"]);
 /// assert_eq!(map.get("b"), Some(&Value::from(3)));
 /// ```
+///
+/// Its type parameters exist only so code can spell it `Map<String, Value>` as it does
+/// serde_json's; every method is for that one instance.
 #[derive(Clone, Default)]
 pub struct Map<K = String, V = Value> {
     entries: Vec<(K, V)>,
@@ -101,15 +104,14 @@ impl Map<String, Value> {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        let at = self.position(key)?;
+        self.entries.get(at).map(|(_, v)| v)
     }
 
     /// The value of `key`, to change.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.entries
-            .iter_mut()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
+        let at = self.position(key)?;
+        self.entries.get_mut(at).map(|(_, v)| v)
     }
 
     /// Whether `key` has a value.

@@ -53,13 +53,18 @@ impl<'de> Visitor<'de> for ValueVisitor {
         }
         Ok(Value::Array(items))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut entries = Vec::new();
-        while let Some(entry) = access.next_entry::<String, Value>()? {
-            entries.push(entry);
-        }
-        Ok(Value::Object(Map::from_entries(entries)))
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Value, A::Error> {
+        read_map(access).map(Value::Object)
     }
+}
+
+/// An object's entries, a repeated key's last value in its first place.
+fn read_map<'de, A: MapAccess<'de>>(mut access: A) -> Result<Map, A::Error> {
+    let mut entries = Vec::new();
+    while let Some(entry) = access.next_entry::<String, Value>()? {
+        entries.push(entry);
+    }
+    Ok(Map::from_entries(entries))
 }
 
 impl<'de> Deserialize<'de> for Map {
@@ -78,9 +83,6 @@ impl<'de> Visitor<'de> for MapVisitor {
         f.write_str("a map")
     }
     fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Map, A::Error> {
-        match ValueVisitor.visit_map(access)? {
-            Value::Object(map) => Ok(map),
-            _ => Ok(Map::new()),
-        }
+        read_map(access)
     }
 }
