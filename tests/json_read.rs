@@ -15,6 +15,11 @@ use toolnexus::{
     json,
 };
 
+/// Strings of printable ASCII, control characters and printable non-ASCII: every character
+/// the readers quote as Rust's `{:?}` does (the rarer non-printable code points are the one
+/// difference, pinned in `rare_non_printables_stay_unescaped`).
+const TEXT: &str = "[ -~\u{0}-\u{1f}\u{7f}-\u{9f}é中😀]{0,6}";
+
 /// Any JSON value of a few shapes: each kind a field could wrongly hold.
 fn value() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -25,7 +30,7 @@ fn value() -> impl Strategy<Value = Value> {
         (-1e6f64..1e6).prop_map(Value::from),
         Just(json!(1e300)),
         Just(json!(0.1)),
-        ".{0,4}".prop_map(Value::String),
+        TEXT.prop_map(Value::String),
         Just(json!("with \"quotes\"\n")),
         Just(json!(["a", "b"])),
         Just(json!(["a", 1])),
@@ -138,6 +143,31 @@ fn the_error_texts_are_serdes() {
     assert_eq!(
         ToolResult::from_json(json!("done")).unwrap_err(),
         "invalid type: string \"done\", expected struct ToolResult"
+    );
+}
+
+proptest! {
+    #[test]
+    fn strings_are_quoted_as_rusts_debug_quotes_them(s in TEXT) {
+        prop_assert_eq!(
+            invalid_type(&Value::String(s.clone()), "a map"),
+            format!("invalid type: string {s:?}, expected a map")
+        );
+    }
+}
+
+#[test]
+fn rare_non_printables_stay_unescaped() {
+    // Rust's `{:?}` writes `"a\u{200b}b"`; the module keeps the character, not the tables.
+    assert_eq!(
+        invalid_type(&json!("a\u{200b}b"), "a map"),
+        "invalid type: string \"a\u{200b}b\", expected a map"
+    );
+    assert_ne!(format!("{:?}", "a\u{200b}b"), "\"a\u{200b}b\"");
+    // Nor a leading combining mark, which Rust escapes (`"\u{301}x"`).
+    assert_eq!(
+        invalid_type(&json!("\u{301}x"), "a map"),
+        "invalid type: string \"\u{301}x\", expected a map"
     );
 }
 

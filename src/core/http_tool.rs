@@ -134,9 +134,9 @@ fn expand_env(value: &str, env: &EnvLookup) -> String {
 fn replace_braced(text: &str, open: &str, mut f: impl FnMut(&str) -> String) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find(open) {
-        let (before, from) = rest.split_at(at);
-        out.push_str(before);
+    while let Some(at) = crate::core::text::find(rest, open) {
+        out.push_str(rest.get(..at).unwrap_or(""));
+        let from = rest.get(at..).unwrap_or("");
         let inner = from.get(open.len()..).unwrap_or("");
         let len = inner
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

@@ -2,6 +2,7 @@
 //! of a number or a JSON value, `JSON.stringify`, `String.prototype.trim`, `encodeURIComponent`
 //! and the `URLSearchParams` serializer.
 
+use crate::core::text::JoinWith;
 use crate::core::value::Value;
 use std::fmt::Write;
 
@@ -36,12 +37,17 @@ pub fn number(n: f64) -> String {
     let body = if k <= point && point <= 21 {
         format!("{digits}{}", "0".repeat((point - k) as usize))
     } else if 0 < point && point <= 21 {
-        let (int, frac) = digits.split_at(point as usize);
-        format!("{int}.{frac}")
+        // ASCII digits: any index is a character boundary.
+        let at = point as usize;
+        format!(
+            "{}.{}",
+            digits.get(..at).unwrap_or(""),
+            digits.get(at..).unwrap_or("")
+        )
     } else if -6 < point && point <= 0 {
         format!("0.{}{digits}", "0".repeat((-point) as usize))
     } else {
-        let (first, rest) = digits.split_at(1);
+        let (first, rest) = (digits.get(..1).unwrap_or(""), digits.get(1..).unwrap_or(""));
         let rest = if rest.is_empty() {
             String::new()
         } else {
@@ -105,7 +111,7 @@ pub fn string_of(value: &Value) -> String {
                 other => string_of(other),
             })
             .collect::<Vec<_>>()
-            .join(","),
+            .join_with(","),
         Value::Object(_) => "[object Object]".into(),
     }
 }
@@ -229,7 +235,7 @@ pub fn form_urlencode(pairs: &[(String, String)]) -> String {
             )
         })
         .collect::<Vec<_>>()
-        .join("&")
+        .join_with("&")
 }
 
 /// `url.pathToFileURL(path).href` of Node for an absolute, normalized POSIX path.

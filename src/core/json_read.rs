@@ -35,9 +35,38 @@ fn float_text(f: f64) -> String {
     zmij::Buffer::new().format(f).to_owned()
 }
 
-/// A string as Rust's `{:?}` writes it (quotes, escapes), which serde's message uses.
+/// A string quoted as serde's message quotes it (Rust's `{:?}`): `"`, `\\`, tab, CR, LF and
+/// NUL escaped, other control characters as `\u{1b}`. Rust's own also escapes the rarer
+/// non-printable code points (`\u{200b}`, a leading combining mark); they stay as they are here, which keeps Rust's
+/// Unicode tables out of the wasm module (`tests/json_read.rs` pins both).
 fn debug_str(s: &str) -> String {
-    format!("{s:?}")
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_control() => {
+                // At most two hex digits: control characters are below U+00A0.
+                let code = u32::from(c);
+                out.push_str("\\u{");
+                out.extend(
+                    [code >> 4, code & 15]
+                        .iter()
+                        .skip(usize::from(code < 16))
+                        .filter_map(|d| char::from_digit(*d, 16)),
+                );
+                out.push('}');
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The fields of a JSON object being read as the record `name` (`struct Request`).

@@ -33,6 +33,7 @@ pub mod schema;
 pub mod skills;
 pub mod sorting;
 pub mod spec;
+pub mod text;
 pub mod time;
 pub mod tool;
 pub mod toolkit;

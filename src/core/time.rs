@@ -65,7 +65,7 @@ fn split_offset(rest: &str) -> Option<(&str, i64)> {
         return Some((clock, 0));
     }
     let sign_at = rest.rfind(['+', '-'])?;
-    let (clock, offset) = rest.split_at(sign_at);
+    let (clock, offset) = (rest.get(..sign_at)?, rest.get(sign_at..)?);
     let sign = if offset.starts_with('-') { -1 } else { 1 };
     let (hours, minutes) = offset.get(1..)?.split_once(':')?;
     Some((clock, sign * (number(hours, 2)? * 60 + number(minutes, 2)?)))

@@ -98,8 +98,8 @@ impl RunError {
 pub fn redact(text: &str, secrets: &[String]) -> String {
     let mut out = text.to_owned();
     for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        if out.contains(secret.as_str()) {
-            out = out.replace(secret.as_str(), "[redacted]");
+        if crate::core::text::find(&out, secret).is_some() {
+            out = crate::core::text::replace(&out, secret, "[redacted]");
         }
     }
     out
@@ -112,7 +112,7 @@ pub fn redact(text: &str, secrets: &[String]) -> String {
 /// assert_eq!(url_path("http://127.0.0.1:8080/v1/chat/completions"), "/v1/chat/completions");
 /// ```
 pub fn url_path(url: &str) -> String {
-    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let after_scheme = crate::core::text::split_once(url, "://").map_or(url, |(_, rest)| rest);
     let path = after_scheme
         .find('/')
         .map_or("/", |i| after_scheme.get(i..).unwrap_or("/"));
