@@ -2,6 +2,7 @@
 //! them into Prometheus text byte-identical to the reference ports'.
 
 use crate::core::hashed::Hashed;
+use crate::core::text::JoinWith;
 #[cfg(not(target_arch = "wasm32"))]
 use serde::Serialize;
 
@@ -241,7 +242,7 @@ impl Registry {
             "Total run errors.",
             run_errors,
         );
-        out.join("\n") + "\n"
+        out.join_with("\n") + "\n"
     }
 }
 

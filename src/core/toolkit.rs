@@ -2,6 +2,7 @@
 //! checks every call goes through before a tool runs.
 
 use crate::core::names::Names;
+use crate::core::text::JoinWith;
 use crate::core::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -217,7 +218,7 @@ impl Toolkit {
                 .iter()
                 .map(|s| s.name.as_str())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join_with(", ")
         });
         let available = if names.is_empty() {
             "none".to_owned()

@@ -1,6 +1,7 @@
 //! The built-in tools of `createToolkit` from its `fs` and `exec` options: which filesystem
 //! `read`/`write`/`edit`/`grep`/`glob`/`apply_patch` work on, and whether `bash` exists.
 
+use crate::core::text::JoinWith;
 use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -108,7 +109,7 @@ fn fs_option(value: &JsValue) -> Result<SharedFs, JsValue> {
     if !missing.is_empty() {
         return Err(invalid(&format!(
             "fs object is missing {} (a ToolnexusFs has readFile, writeFile, remove, readDir, stat)",
-            missing.join(", ")
+            missing.join_with(", ")
         )));
     }
     Ok(Rc::new(JsFs::host(value.clone())))

@@ -1,5 +1,6 @@
 //! `read` and `write` over the host's filesystem.
 
+use crate::core::text::JoinWith;
 use crate::core::value::Value;
 
 use super::args;
@@ -46,7 +47,7 @@ fn window(content: &str, args: &Value) -> String {
         None => available,
     };
     let picked: Vec<&str> = lines.iter().skip(start).take(take).copied().collect();
-    picked.join("\n")
+    picked.join_with("\n")
 }
 
 /// `write {path, content}`: creates or replaces the file (parent directories too) and says

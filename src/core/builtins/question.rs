@@ -1,5 +1,6 @@
 //! `question` (asks the human through a suspension, SPEC §10) and `todowrite`.
 
+use crate::core::text::JoinWith;
 use crate::core::value::{Map, Value};
 
 use super::args::js_join_item;
@@ -30,12 +31,12 @@ pub fn render_questions(questions: &[Value]) -> String {
             let options = q.get("options").and_then(Value::as_array);
             if let Some(options) = options.filter(|o| !o.is_empty()) {
                 let items: Vec<String> = options.iter().map(js_join_item).collect();
-                line.push_str(&format!(" (options: {})", items.join(", ")));
+                line.push_str(&format!(" (options: {})", items.join_with(", ")));
             }
             line
         })
         .collect();
-    lines.join("\n")
+    lines.join_with("\n")
 }
 
 /// `question {questions}`: the first call suspends with `kind: "question"`; the retry with
@@ -129,7 +130,7 @@ pub fn todowrite() -> Builtin {
         let rendered = if lines.is_empty() {
             "(no todos)".to_owned()
         } else {
-            lines.join("\n")
+            lines.join_with("\n")
         };
         let result = ok_with(rendered, crate::json_value!({"todos": todos}));
         Box::pin(async move { Ok(result) })

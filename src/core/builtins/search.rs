@@ -2,6 +2,7 @@
 //! skipped, symlinked directories followed once) over the host's filesystem.
 
 use crate::core::names::Names;
+use crate::core::text::JoinWith;
 use std::rc::Rc;
 
 use super::args;
@@ -162,7 +163,7 @@ pub fn grep(fs: SharedFs, regex: Option<SharedRegexEngine>) -> Builtin {
             }
             let count = matches.len();
             Ok(ok_with(
-                matches.join("\n"),
+                matches.join_with("\n"),
                 crate::json_value!({"count": count}),
             ))
         })
@@ -200,7 +201,7 @@ pub fn glob(fs: SharedFs) -> Builtin {
                 .collect();
             let count = found.len();
             Ok(ok_with(
-                found.join("\n"),
+                found.join_with("\n"),
                 crate::json_value!({"count": count}),
             ))
         })

@@ -1,5 +1,6 @@
 //! What a client is configured with.
 
+use crate::core::text::JoinWith;
 use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
@@ -106,7 +107,7 @@ impl ClientConfig {
             .filter(|s| !s.is_empty())
             .copied()
             .collect::<Vec<_>>()
-            .join("\n\n")
+            .join_with("\n\n")
     }
 
     /// Every secret this client holds (the key, each header value, and each word of a header

@@ -1,6 +1,7 @@
 //! How the loop relays: every relay call of a turn rides one `kind: "tool_call"` request, and
 //! the answer's `data.results` (or the single-call shorthand) fills each call's result.
 
+use crate::core::text::JoinWith;
 use crate::core::value::{Map, Value};
 
 use crate::core::types::{Answer, Request, ToolResult};
@@ -30,7 +31,7 @@ pub fn relay_request(calls: &[&ToolCall]) -> Request {
     Request {
         id: format!("relay-{first}"),
         kind: "tool_call".into(),
-        prompt: format!("Run on the host: {}", names.join(", ")),
+        prompt: format!("Run on the host: {}", names.join_with(", ")),
         url: None,
         data: Some(data),
         expires_at: None,

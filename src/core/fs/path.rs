@@ -1,5 +1,7 @@
 //! POSIX-style path arithmetic on strings: no platform rules, no filesystem access.
 
+use crate::core::text::JoinWith;
+
 /// Makes `path` absolute against `cwd` and removes `.`, `..` and repeated slashes. `..` above
 /// the root stays at the root.
 ///
@@ -27,7 +29,7 @@ pub fn normalize(cwd: &str, path: &str) -> String {
             other => parts.push(other),
         }
     }
-    format!("/{}", parts.join("/"))
+    format!("/{}", parts.join_with("/"))
 }
 
 /// Joins a directory and a name (or relative path) with one slash.

@@ -3,6 +3,7 @@
 //! that are not text (images, audio, resources, resource links) are described in place rather
 //! than dropped, and the raw content is kept in `metadata.content` for the host.
 
+use crate::core::text::JoinWith;
 use crate::core::value::{Map, Value};
 
 use crate::core::jsfmt;
@@ -60,7 +61,7 @@ fn error_text(items: &[Value]) -> String {
     if texts.is_empty() {
         NO_ERROR_TEXT.to_owned()
     } else {
-        texts.join("\n\n")
+        texts.join_with("\n\n")
     }
 }
 
@@ -73,7 +74,7 @@ fn joined(items: &[Value]) -> String {
             None => describe(item),
         })
         .collect::<Vec<_>>()
-        .join("\n")
+        .join_with("\n")
 }
 
 fn field<'a>(item: &'a Value, key: &str) -> Option<&'a str> {

@@ -2,6 +2,7 @@
 //! paginated `tools/list` → `tools/call`, each exchange bounded by a time budget and the
 //! caller's signal. A session the server forgot (HTTP 404) is re-initialized once.
 
+use crate::core::text::JoinWith;
 use crate::core::value::Value;
 use futures_util::future::{select, Either};
 use std::cell::{Cell, RefCell};
@@ -122,7 +123,7 @@ impl Session {
         if !SUPPORTED_VERSIONS.contains(&version) {
             return Err(McpError::Protocol(format!(
                 "the server speaks MCP protocol version {version}, which this client does not (it speaks {})",
-                SUPPORTED_VERSIONS.join(", ")
+                SUPPORTED_VERSIONS.join_with(", ")
             )));
         }
         self.transport.set_protocol_version(version);

@@ -1,6 +1,8 @@
 //! Node's POSIX `path.normalize` / `path.join` / `path.dirname`, which the reference uses to
 //! name skill files: a relative root stays relative in `location` and in `<file>` entries.
 
+use crate::core::text::JoinWith;
+
 /// `path.normalize(p)`: `.` and `..` resolved (a relative path may keep leading `..`), repeated
 /// slashes collapsed, a trailing slash kept; `"."` for an empty result.
 ///
@@ -31,7 +33,7 @@ pub fn normalize(path: &str) -> String {
             other => parts.push(other),
         }
     }
-    let mut out = parts.join("/");
+    let mut out = parts.join_with("/");
     if out.is_empty() && !absolute {
         out.push('.');
     }

@@ -2,6 +2,7 @@
 //! `## Available Skills` list of the described skills, ordered as JavaScript's `localeCompare`
 //! orders them.
 
+use crate::core::text::JoinWith;
 use std::cmp::Ordering;
 
 use super::model::SkillInfo;
@@ -41,7 +42,7 @@ pub fn catalog(skills: &[SkillInfo]) -> String {
             .iter()
             .map(|(name, description)| format!("- **{name}**: {description}")),
     );
-    lines.join("\n")
+    lines.join_with("\n")
 }
 
 /// ASCII punctuation, symbols and digits in the order of the Unicode root collation (ICU),
@@ -98,5 +99,5 @@ pub fn sorted_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
         return "none".into();
     }
     sort_by(&mut names, &|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-    names.join(", ")
+    names.join_with(", ")
 }

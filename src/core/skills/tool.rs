@@ -1,6 +1,7 @@
 //! The one `skill` tool (SPEC §3): loads a skill's instructions and its files on demand, in the
 //! reference's progressive-disclosure block, byte for byte.
 
+use crate::core::text::JoinWith;
 use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
@@ -112,7 +113,7 @@ async fn render(set: &SkillSet, info: &SkillInfo) -> ToolResult {
                 .iter()
                 .map(|f| format!("<file>{f}</file>"))
                 .collect::<Vec<_>>()
-                .join("\n"),
+                .join_with("\n"),
         );
         lines.push("</skill_files>".into());
     }
@@ -121,7 +122,7 @@ async fn render(set: &SkillSet, info: &SkillInfo) -> ToolResult {
     metadata.insert("name".into(), crate::json_value!(info.name));
     metadata.insert("dir".into(), crate::json_value!(dir));
     ToolResult {
-        output: lines.join("\n"),
+        output: lines.join_with("\n"),
         is_error: false,
         metadata: Some(metadata),
     }

@@ -4,6 +4,7 @@
 //! Only the top-level mapping's scalar values are kept, as strings (`String(value)` of JS).
 
 use crate::core::names::Names;
+use crate::core::text::JoinWith;
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::TScalarStyle;
 
@@ -116,7 +117,7 @@ fn tabs_after_keys(text: &str) -> String {
             out.push(line.to_owned());
         }
     }
-    out.join("\n")
+    out.join_with("\n")
 }
 
 fn scalars_of(text: &str) -> Result<Vec<(String, String)>, YamlError> {

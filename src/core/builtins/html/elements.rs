@@ -2,6 +2,7 @@
 //! code fences, quotes and table cells.
 
 use super::{attr, Writer, LINE, PARAGRAPH, VOID};
+use crate::core::text::JoinWith;
 
 impl Writer {
     pub(super) fn open(&mut self, name: &str, attrs: &[(String, String)]) {
@@ -140,7 +141,7 @@ impl Writer {
                     }
                 })
                 .collect();
-            self.out.push_str(&quoted.join("\n"));
+            self.out.push_str(&quoted.join_with("\n"));
         }
         self.block(2);
     }

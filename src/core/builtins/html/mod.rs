@@ -11,6 +11,7 @@
 mod elements;
 mod tokens;
 
+use crate::core::text::JoinWith;
 use tokens::{tokenize, Token};
 
 const SKIP: [&str; 7] = [
@@ -192,5 +193,5 @@ fn tidy(out: &str) -> String {
             lines.push(line);
         }
     }
-    lines.join("\n").trim().to_owned()
+    lines.join_with("\n").trim().to_owned()
 }

@@ -2,6 +2,8 @@
 //! (`+` lines), `*** Update File: p` (optionally `*** Move to: q`, then hunks of ` `/`-`/`+`
 //! lines separated by `@@` lines) and `*** Delete File: p`, then `*** End Patch`.
 
+use crate::core::text::JoinWith;
+
 /// One file operation of a patch.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
@@ -91,7 +93,7 @@ pub fn parse(text: &str) -> Result<Vec<Op>, String> {
                     .collect();
                 Op::Add {
                     path,
-                    content: added.join("\n"),
+                    content: added.join_with("\n"),
                 }
             }
             "Delete" => Op::Delete { path },
@@ -161,7 +163,7 @@ pub fn apply_hunks(content: &str, hunks: &[Hunk]) -> Result<String, String> {
     let mut text = content.to_owned();
     let mut cursor = 0;
     for (n, hunk) in hunks.iter().enumerate() {
-        let new_block = hunk.new.join("\n");
+        let new_block = hunk.new.join_with("\n");
         if hunk.old.is_empty() {
             let separator = if text.is_empty() || text.ends_with('\n') {
                 ""
@@ -172,7 +174,7 @@ pub fn apply_hunks(content: &str, hunks: &[Hunk]) -> Result<String, String> {
             cursor = text.len();
             continue;
         }
-        let old_block = hunk.old.join("\n");
+        let old_block = hunk.old.join_with("\n");
         let from = hunk
             .anchor
             .as_ref()
