@@ -312,6 +312,6 @@ impl StreamResponse {
             }
         }
         String::from_utf8(bytes)
-            .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned())
+            .unwrap_or_else(|invalid| crate::core::text::from_utf8_lossy(invalid.as_bytes()))
     }
 }

@@ -189,7 +189,7 @@ pub fn plain_len(bytes: &[u8]) -> usize {
 
 /// The buffer as text: it only ever holds whole UTF-8 strings and ASCII.
 fn into_string(out: Vec<u8>) -> String {
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(out).unwrap_or_else(|e| crate::core::text::from_utf8_lossy(e.as_bytes()))
 }
 
 /// Writes a JSON object field by field, in the order given, exactly as serde_json writes a

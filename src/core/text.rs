@@ -85,3 +85,38 @@ impl<S: AsRef<str>> JoinWith for [S] {
         out
     }
 }
+
+/// `bytes` as text, each invalid UTF-8 sequence replaced with U+FFFD, as
+/// `String::from_utf8_lossy` replaces them (its chunk iterator costs the wasm module ~1 KB;
+/// `str::from_utf8`, which the module has anyway, finds the same sequences).
+///
+/// ```
+/// use toolnexus::core::text::from_utf8_lossy;
+/// assert_eq!(from_utf8_lossy(b"ok \xF0\x9F\xA6\x80"), "ok 🦀");
+/// assert_eq!(from_utf8_lossy(b"a\xFFb\xE2\x82"), "a\u{FFFD}b\u{FFFD}");
+/// ```
+pub fn from_utf8_lossy(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(text) => {
+                out.push_str(text);
+                return out;
+            }
+            Err(error) => {
+                let (valid, after) = rest
+                    .split_at_checked(error.valid_up_to())
+                    .unwrap_or((rest, &[]));
+                // The prefix is valid by the error's own account.
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                out.push('\u{FFFD}');
+                match error.error_len() {
+                    Some(bad) => rest = after.get(bad..).unwrap_or_default(),
+                    // A sequence cut short at the end: one replacement for all of it.
+                    None => return out,
+                }
+            }
+        }
+    }
+}

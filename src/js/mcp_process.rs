@@ -39,7 +39,7 @@ impl Lines {
                     line.pop();
                 }
                 self.lines
-                    .push_back(String::from_utf8_lossy(&line).into_owned());
+                    .push_back(crate::core::text::from_utf8_lossy(&line));
             } else {
                 self.partial.push(byte);
             }
@@ -48,7 +48,8 @@ impl Lines {
     }
 
     pub(super) fn stderr(&mut self, bytes: &[u8]) {
-        self.stderr.push_str(&String::from_utf8_lossy(bytes));
+        self.stderr
+            .push_str(&crate::core::text::from_utf8_lossy(bytes));
         let extra = self.stderr.len().saturating_sub(STDERR_TAIL);
         if extra > 0 {
             let cut = (extra..self.stderr.len())
@@ -63,7 +64,7 @@ impl Lines {
             if !self.partial.is_empty() {
                 let line = std::mem::take(&mut self.partial);
                 self.lines
-                    .push_back(String::from_utf8_lossy(&line).into_owned());
+                    .push_back(crate::core::text::from_utf8_lossy(&line));
             }
             let tail = self.stderr.trim();
             let tail = tail.rsplit('\n').next().unwrap_or(tail).trim();

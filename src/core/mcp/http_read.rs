@@ -61,7 +61,7 @@ impl Poster {
         match mode {
             Mode::Json => {
                 let rest = read_all(response).await?;
-                let text = String::from_utf8_lossy(&first).into_owned() + &rest;
+                let text = crate::core::text::from_utf8_lossy(&first) + &rest;
                 self.read_json(&text, id, &handler).await
             }
             Mode::Events => self.read_events(response, first, id, &handler).await,
@@ -168,7 +168,7 @@ pub(super) async fn read_all(mut response: HeadedResponse) -> Result<String, Mcp
     while let Some(chunk) = next_bytes(&mut response).await? {
         bytes.extend_from_slice(&chunk);
     }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(crate::core::text::from_utf8_lossy(&bytes))
 }
 
 /// At most [`BODY_LIMIT`] characters.

@@ -86,7 +86,7 @@ impl SseDecoder {
     fn line_done(&mut self, raw: &[u8], events: &mut Vec<SseEvent>) {
         let text = match std::str::from_utf8(raw) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(raw),
+            Err(_) => std::borrow::Cow::Owned(crate::core::text::from_utf8_lossy(raw)),
         };
         let mut line: &str = &text;
         if !self.started {
