@@ -6,6 +6,8 @@ const toolnexus = require("./node/toolnexus.js")
 // one is every client's default.
 const stores = require("./stores.cjs")
 require("./register.cjs").installIdioms(toolnexus, stores)
-Object.assign(toolnexus, stores)
+// The three store classes (stores.cjs also exports helpers browser-stores.js shares).
+const { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } = stores
+Object.assign(toolnexus, { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore })
 
 module.exports = toolnexus

@@ -26,8 +26,11 @@ find "$src" -type f -exec touch {} +
 out=$work/$name
 rm -rf "$out" && mkdir -p "$out"
 cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/
-# The browser stores are built from src/js/stores.js (since the twelfth round), not kept in pkg/.
-if [ -f "$src/src/js/stores.js" ]; then cp "$src/src/js/stores.js" "$out/stores.js"; fi
+# The browser stores are built from src/js/stores.js (since the twelfth round), not kept in pkg/,
+# and the storage work of the browser ones from src/js/browser-stores.js (the fourteenth).
+for file in stores.js browser-stores.js; do
+  if [ -f "$src/src/js/$file" ]; then cp "$src/src/js/$file" "$out/$file"; fi
+done
 wasm-bindgen --target web --out-dir "$out/web" "$work/cargo/wasm32-unknown-unknown/release/toolnexus.wasm"
 # The glue as the commit's build.sh leaves it (before fast-strings.mjs existed: as generated).
 if git cat-file -e "$rev:scripts/fast-strings.mjs" 2>/dev/null; then

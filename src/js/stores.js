@@ -1,6 +1,8 @@
 // The conversation stores (the `get`/`save` interface of `ask`): `InMemoryConversationStore`,
 // every client's default, and the browser's own storage, which also keeps halted runs:
-// `IndexedDbConversationStore` and `WebStorageConversationStore`.
+// `IndexedDbConversationStore` and `WebStorageConversationStore`. The browser stores check
+// their arguments here and do their storage work in browser-stores.js, loaded on their first
+// call: a page that never uses them never downloads it.
 // They are plain JavaScript, not part of the wasm module: every line of them is a call on a
 // JavaScript or browser API, which costs a few bytes here and kilobytes as wasm and its glue
 // (the in-memory store also saves a crossing into the module and a conversion of the
@@ -14,7 +16,7 @@
 const typeName = (value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value)
 
 /** A readable message for anything thrown. */
-function errorText(thrown) {
+export function errorText(thrown) {
   if (typeof thrown === "string") return thrown
   if (thrown === undefined || thrown === null) return String(thrown)
   if (typeof thrown !== "object" && typeof thrown !== "function") return String(thrown)
@@ -30,7 +32,7 @@ function errorText(thrown) {
 }
 
 /** An `Error` with a stable `code` beside its message. */
-function storeError(code, message) {
+export function storeError(code, message) {
   const error = new Error(message)
   error.code = code
   return error
@@ -87,11 +89,6 @@ function settled(body) {
   }
 }
 
-const QUOTA_NAMES = ["QuotaExceededError", "NS_ERROR_DOM_QUOTA_REACHED"]
-
-/** Whether a thrown value says the storage is full, in any browser's spelling. */
-const isQuota = (error) => QUOTA_NAMES.includes(error?.name) || error?.code === 22
-
 function resolveStorage(storage) {
   if (storage !== undefined && typeof storage !== "string") return storage
   const name = { undefined: "localStorage", local: "localStorage", session: "sessionStorage" }[storage]
@@ -144,6 +141,66 @@ export class InMemoryConversationStore {
   }
 }
 
+/** The browser stores' storage work (browser-stores.js), loaded once, on first use. */
+let backends
+function loadBackends() {
+  backends ??= import("./browser-stores.js").catch((thrown) => {
+    backends = undefined
+    throw storeError("store", `the browser stores could not be loaded: ${errorText(thrown)}`)
+  })
+  return backends
+}
+
+/** Each browser store's backend, once made (for `IndexedDbConversationStore.close()`). */
+const madeBackends = new WeakMap()
+
+/**
+ * The public face of a browser store: each call checks and copies its arguments now, then
+ * runs on the backend `make(module)` builds once the module is loaded.
+ */
+class LazyStore {
+  #backend
+
+  constructor(make) {
+    this.#backend = loadBackends().then((module) => {
+      const backend = make(module)
+      madeBackends.set(this, backend)
+      return backend
+    })
+    this.#backend.catch(() => {}) // reported by each call that needs it
+  }
+
+  /** `backend[method](...args)` once the backend exists, as a Promise. */
+  #call(method, args) {
+    return this.#backend.then((backend) => backend[method](...args))
+  }
+
+  /** The transcript saved under `id`, or `undefined`. */
+  get(id) {
+    return settled(() => this.#call("get", [stringArg(id, "get: id")]))
+  }
+
+  /** Saves a copy of `messages` under `id`. */
+  save(id, messages) {
+    return settled(() => this.#call("save", [stringArg(id, "save: id"), messagesArg(messages, "save")]))
+  }
+
+  /** Keeps a halted `RunResult` (status `"pending"`) under `key`, as plain JSON. */
+  savePending(key, result) {
+    return settled(() => this.#call("savePending", [stringArg(key, "savePending: key"), haltedArg(result)]))
+  }
+
+  /** The halted `RunResult` saved under `key`, or `undefined`. */
+  loadPending(key) {
+    return settled(() => this.#call("loadPending", [stringArg(key, "loadPending: key")]))
+  }
+
+  /** Forgets the halted run under `key` (nothing happens when there is none). */
+  deletePending(key) {
+    return settled(() => this.#call("deletePending", [stringArg(key, "deletePending: key")]))
+  }
+}
+
 /**
  * A conversation store and a store of halted runs over Web Storage (`localStorage`,
  * `sessionStorage` or any object with `getItem`/`setItem`/`removeItem`), as JSON text under
@@ -156,137 +213,22 @@ export class InMemoryConversationStore {
  * const client = createClient({ baseUrl, style: "openai", model, store })
  * ```
  */
-export class WebStorageConversationStore {
-  #storage
-  #prefix
-
+export class WebStorageConversationStore extends LazyStore {
   /** `storage`: a `Storage` object, `"local"` (the default) or `"session"`; `prefix`: default `"toolnexus:"`. */
   constructor(storage, prefix) {
-    this.#storage = resolveStorage(storage)
-    this.#prefix = prefix ?? "toolnexus:"
-  }
-
-  #call(method, args) {
-    const f = this.#storage[method]
-    if (typeof f !== "function") throw storeError("invalid_argument", `the storage has no ${method}()`)
-    return f.apply(this.#storage, args)
-  }
-
-  #read(key) {
-    let text
-    try {
-      text = this.#call("getItem", [key])
-    } catch (thrown) {
-      throw storeError("store", `reading "${key}" failed: ${errorText(thrown)}`)
-    }
-    if (typeof text !== "string") return undefined
-    try {
-      return JSON.parse(text)
-    } catch {
-      throw storeError("store", `the value under "${key}" is not JSON`)
-    }
-  }
-
-  #write(key, value, what) {
-    const text = JSON.stringify(value)
-    try {
-      this.#call("setItem", [key, text])
-    } catch (thrown) {
-      if (isQuota(thrown)) {
-        throw storeError(
-          "quota_exceeded",
-          `${what}: the storage is full: ${text.length} characters under "${key}" did not fit (${errorText(thrown)}); free space or use IndexedDbConversationStore`,
-        )
-      }
-      throw storeError("store", `${what}: writing "${key}" failed: ${errorText(thrown)}`)
-    }
-  }
-
-  /** The transcript saved under `id`, or `undefined`. */
-  get(id) {
-    return settled(() => {
-      const key = `${this.#prefix}conversation:${stringArg(id, "get: id")}`
-      const list = this.#read(key)
-      if (list === undefined || Array.isArray(list)) return list
-      throw storeError("store", `the value under "${key}" is not a transcript`)
-    })
-  }
-
-  /** Saves `messages` under `id`. */
-  save(id, messages) {
-    return settled(() => {
-      const key = `${this.#prefix}conversation:${stringArg(id, "save: id")}`
-      this.#write(key, messagesArg(messages, "save"), "save")
-    })
-  }
-
-  /** Keeps a halted `RunResult` (status `"pending"`) under `key`, as JSON text. */
-  savePending(key, result) {
-    return settled(() => {
-      const name = `${this.#prefix}pending:${stringArg(key, "savePending: key")}`
-      this.#write(name, haltedArg(result), "savePending")
-    })
-  }
-
-  /** The halted `RunResult` saved under `key`, or `undefined`. */
-  loadPending(key) {
-    return settled(() => this.#read(`${this.#prefix}pending:${stringArg(key, "loadPending: key")}`))
-  }
-
-  /** Forgets the halted run under `key`. */
-  deletePending(key) {
-    return settled(() => {
-      const name = `${this.#prefix}pending:${stringArg(key, "deletePending: key")}`
-      try {
-        this.#call("removeItem", [name])
-      } catch (thrown) {
-        throw storeError("store", `removing "${name}" failed: ${errorText(thrown)}`)
-      }
-    })
+    const found = resolveStorage(storage)
+    super((m) => new m.WebStorageBackend(found, prefix ?? "toolnexus:"))
   }
 }
 
 const IDB_MISSING =
   "IndexedDB is not available in this runtime (it exists in browsers and their workers, not in Node or Deno): use InMemoryConversationStore or a store of your own"
 
-function idbFactory() {
+/** The runtime's `indexedDB`, else `unsupported`. */
+export function idbFactory() {
   const factory = globalThis.indexedDB
   if (factory === null || typeof factory !== "object") throw storeError("unsupported", IDB_MISSING)
   return factory
-}
-
-/** A failed IndexedDB operation as an `Error`: code `"quota_exceeded"` when storage is full. */
-function idbFailure(what, error) {
-  const name = typeof error?.name === "string" ? error.name : ""
-  const detail = typeof error?.message === "string" ? error.message : typeof error === "string" ? error : ""
-  return storeError(name === "QuotaExceededError" ? "quota_exceeded" : "store", `IndexedDB ${what} failed: ${name}: ${detail}`)
-}
-
-/**
- * Waits for `target`'s `ok` event (resolving with `target.result`) or one of `fails`
- * (rejecting with `target.error`, or the event's type when there is none).
- */
-function idbEvent(target, ok, fails, what) {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      for (const name of [ok, ...fails]) target[`on${name}`] = null
-    }
-    target[`on${ok}`] = () => {
-      done()
-      resolve(target.result)
-    }
-    const fail = (event) => {
-      done()
-      reject(idbFailure(what, target.error ?? event?.type))
-    }
-    for (const name of fails) target[`on${name}`] = fail
-  })
-}
-
-/** Calls `target[method](...args)`, saying which method is missing. */
-function idbCall(target, method, ...args) {
-  if (typeof target?.[method] !== "function") throw storeError("store", `IndexedDB: ${method} is not a function`)
-  return target[method](...args)
 }
 
 /**
@@ -303,135 +245,15 @@ function idbCall(target, method, ...args) {
  * if (r.status === "pending") await store.savePending("thread-1", r)
  * ```
  */
-export class IndexedDbConversationStore {
-  #dbName
-  #storeName
-  /** The connection being opened or open: a Promise of the `IDBDatabase`. */
-  #opening = null
-  /** The open connection, closed when another tab upgrades the database. */
-  #db = null
-
+export class IndexedDbConversationStore extends LazyStore {
   /** A store over database `dbName` (default `"toolnexus"`), object store `storeName` (default `"conversations"`), created on first use. */
   constructor(dbName, storeName) {
     idbFactory()
-    this.#dbName = dbName ?? "toolnexus"
-    this.#storeName = storeName ?? "conversations"
+    super((m) => new m.IndexedDbBackend(dbName ?? "toolnexus", storeName ?? "conversations"))
   }
 
   /** Closes the connection now (it reopens on the next call). */
   close() {
-    this.#opening = null
-    const db = this.#db
-    this.#db = null
-    if (db) {
-      db.onversionchange = null
-      db.close()
-    }
-  }
-
-  /** Opens the database with this store's object store in it, upgrading when it is missing. */
-  async #open() {
-    const factory = idbFactory()
-    let version
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const request = version === undefined ? idbCall(factory, "open", this.#dbName) : idbCall(factory, "open", this.#dbName, version)
-      request.onupgradeneeded = () => {
-        const db = request.result
-        if (!db.objectStoreNames.contains(this.#storeName)) db.createObjectStore(this.#storeName)
-      }
-      const db = await idbEvent(request, "success", ["error"], "open")
-      request.onupgradeneeded = null
-      if (db.objectStoreNames.contains(this.#storeName)) {
-        db.onversionchange = () => this.close()
-        this.#db = db
-        return db
-      }
-      version = (Number(db.version) || 1) + 1
-      db.close()
-    }
-    throw storeError("store", "IndexedDB: could not create the object store")
-  }
-
-  #connection() {
-    if (this.#opening === null) {
-      const opening = this.#open()
-      this.#opening = opening
-      opening.catch(() => {
-        if (this.#opening === opening) this.#opening = null
-      })
-    }
-    return this.#opening
-  }
-
-  /** The object store in a new transaction, reopening once if the connection was closed. */
-  async #objectStore(mode) {
-    let tx
-    try {
-      tx = (await this.#connection()).transaction(this.#storeName, mode)
-    } catch (thrown) {
-      if (typeof thrown?.code === "string") throw thrown // opening failed: already a store error
-      this.close()
-      const db = await this.#connection()
-      try {
-        tx = db.transaction(this.#storeName, mode)
-      } catch (again) {
-        throw idbFailure("transaction", again)
-      }
-    }
-    try {
-      return [tx, tx.objectStore(this.#storeName)]
-    } catch (thrown) {
-      throw idbFailure("transaction", thrown)
-    }
-  }
-
-  async #read(key) {
-    const [, store] = await this.#objectStore("readonly")
-    let request
-    try {
-      request = store.get(key)
-    } catch (thrown) {
-      throw idbFailure("read", thrown)
-    }
-    return idbEvent(request, "success", ["error"], "read")
-  }
-
-  async #write(key, record) {
-    const [tx, store] = await this.#objectStore("readwrite")
-    const what = record === undefined ? "delete" : "save"
-    try {
-      if (record === undefined) store.delete(key)
-      else store.put({ ...record, savedAt: Date.now() }, key)
-    } catch (thrown) {
-      throw idbFailure(what, thrown)
-    }
-    await idbEvent(tx, "complete", ["error", "abort"], what)
-  }
-
-  /** The transcript saved under `id`, or `undefined`. */
-  async get(id) {
-    return (await this.#read(["conversation", stringArg(id, "get: id")]))?.messages
-  }
-
-  /** Saves `messages` under `id` in one transaction; resolves once it is committed. */
-  async save(id, messages) {
-    id = stringArg(id, "save: id")
-    await this.#write(["conversation", id], { id, messages: messagesArg(messages, "save") })
-  }
-
-  /** Keeps a halted `RunResult` (status `"pending"`) under `key`, as plain JSON. */
-  async savePending(key, result) {
-    key = stringArg(key, "savePending: key")
-    await this.#write(["pending", key], { key, result: haltedArg(result) })
-  }
-
-  /** The halted `RunResult` saved under `key`, or `undefined`. */
-  async loadPending(key) {
-    return (await this.#read(["pending", stringArg(key, "loadPending: key")]))?.result
-  }
-
-  /** Forgets the halted run under `key` (nothing happens when there is none). */
-  async deletePending(key) {
-    await this.#write(["pending", stringArg(key, "deletePending: key")], undefined)
+    madeBackends.get(this)?.close()
   }
 }
