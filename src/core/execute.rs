@@ -61,21 +61,39 @@ pub fn run_checked_ref(
 }
 
 /// Starts the call (`call`) raced against the caller's signal and time budget, when it has
-/// either; otherwise the tool's own future, with nothing copied.
+/// either; otherwise the tool's own future, with nothing copied. Only the start is generic over
+/// `call`: the racing is [`guards`] and [`race`], one copy in the module for every caller.
 fn raced(
     tool: &SharedTool,
     ctx: Context,
     clock: Option<Rc<dyn Clock>>,
     call: impl FnOnce(&SharedTool, Context) -> LocalBoxFuture<'static, ToolResult>,
 ) -> LocalBoxFuture<'static, ToolResult> {
+    match guards(tool, &ctx, clock) {
+        Guards::None => call(tool, ctx),
+        Guards::Aborted(message) => Box::pin(async move { ToolResult::error(message) }),
+        Guards::Race(racers) => race(call(tool, ctx), racers),
+    }
+}
+
+/// What may stop a call before its tool settles.
+enum Guards {
+    /// Nothing: no signal, no time budget.
+    None,
+    /// The signal already fired: the call must not start.
+    Aborted(String),
+    /// The signal's and the timer's futures, each settling to the error it reports.
+    Race(Vec<LocalBoxFuture<'static, ToolResult>>),
+}
+
+fn guards(tool: &SharedTool, ctx: &Context, clock: Option<Rc<dyn Clock>>) -> Guards {
     let timer = ctx.timeout_ms.zip(clock);
     if ctx.signal.is_none() && timer.is_none() {
-        return call(tool, ctx);
+        return Guards::None;
     }
     let name = tool.spec().name.clone();
     if let Some(signal) = ctx.signal.as_ref().filter(|s| s.is_aborted()) {
-        let message = aborted_message(&name, &signal.reason());
-        return Box::pin(async move { ToolResult::error(message) });
+        return Guards::Aborted(aborted_message(&name, &signal.reason()));
     }
     let mut racers: Vec<LocalBoxFuture<'static, ToolResult>> = Vec::with_capacity(3);
     if let Some(signal) = ctx.signal.clone() {
@@ -94,7 +112,15 @@ fn raced(
             ))
         }));
     }
-    racers.insert(0, call(tool, ctx));
+    Guards::Race(racers)
+}
+
+/// The tool's future raced against `racers`: the first to settle gives the result.
+fn race(
+    call: LocalBoxFuture<'static, ToolResult>,
+    mut racers: Vec<LocalBoxFuture<'static, ToolResult>>,
+) -> LocalBoxFuture<'static, ToolResult> {
+    racers.insert(0, call);
     Box::pin(async move { select_all(racers).await.0 })
 }
 
