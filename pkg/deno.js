@@ -1,12 +1,15 @@
 // Deno: the build compiled for speed, as Node gets it (a Deno program reads the package from
 // disk, so the larger module costs no download): node-esm/'s web glue, instantiated from
 // node/toolnexus_bg.wasm by its file: URL with top-level await. No init() call is needed.
-import init, { Toolkit, Client, __setDefaultStore } from "./node-esm/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, defineTool } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
+import { httpToolWith } from "./http-tool.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
 installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
 
 export * from "./node-esm/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"
+// httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
+export const httpTool = httpToolWith(defineTool)

@@ -1,6 +1,29 @@
 export * from "./web/toolnexus.js"
 export * from "./stores.js"
-import type { ToolLike, StreamEvent, StreamOptions } from "./web/toolnexus.js"
+import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool } from "./web/toolnexus.js"
+
+/**
+ * Declares an HTTP endpoint as a tool (`source: "http"`). `{placeholders}` in `url` are filled
+ * from the arguments (URL-encoded) and left out of the body; `query` names go to the query
+ * string (every argument on `GET`); the rest is the body (`"json"` by default, `"form"`, or
+ * `"raw"`: the `body` argument). Header values expand `${NAME}` from `env` (by default
+ * `process.env` / `Deno.env` where the runtime has one); they are never logged or echoed. A
+ * non-2xx status resolves to `{isError: true, output: "HTTP <status>: <body>"}`; a 2xx to the
+ * body with `metadata.status`. `timeout` (ms, default 30000) aborts the request. Bad options
+ * throw an `Error` with `code` `"invalid_options"` (`"invalid_tool"` for a bad name or schema).
+ *
+ * ```js
+ * import { httpTool, createToolkit } from "toolnexus-wasm"
+ * const issue = httpTool({
+ *   name: "get_issue", description: "Reads a GitHub issue", method: "GET",
+ *   url: "https://api.github.com/repos/{owner}/{repo}/issues/{number}",
+ *   headers: { Authorization: "Bearer ${GITHUB_TOKEN}" },
+ *   inputSchema: { type: "object", properties: { owner: { type: "string" }, repo: { type: "string" }, number: { type: "integer" } }, required: ["owner", "repo", "number"] },
+ * })
+ * const toolkit = await createToolkit({ extraTools: [issue] })
+ * ```
+ */
+export declare function httpTool(options: HttpToolOptions): Tool
 
 declare module "./web/toolnexus.js" {
   interface Toolkit {

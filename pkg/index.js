@@ -1,11 +1,14 @@
 // Browsers and bundlers (Vite, webpack, Rollup): instantiates the module once, with
 // top-level await, from the .wasm file beside this one. No init() call is needed.
-import init, { Toolkit, Client, __setDefaultStore } from "./web/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, defineTool } from "./web/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
+import { httpToolWith } from "./http-tool.js"
 
 await init()
 installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
 
 export * from "./web/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"
+// httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
+export const httpTool = httpToolWith(defineTool)

@@ -10,4 +10,7 @@ require("./register.cjs").installIdioms(toolnexus, stores)
 const { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } = stores
 Object.assign(toolnexus, { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore })
 
+// httpTool is plain JavaScript (http-tool.cjs) over this module's defineTool.
+toolnexus.httpTool = require("./http-tool.cjs").httpToolWith(toolnexus.defineTool)
+
 module.exports = toolnexus

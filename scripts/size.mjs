@@ -9,9 +9,9 @@ import { fileURLToPath } from "node:url"
 
 const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../pkg")
 
-/** The files a page importing `entry` fetches: the entry, the idioms, the stores, the glue, its snippets, the wasm. */
+/** The files a page importing `entry` fetches: the entry, the idioms, the stores, httpTool, the glue, its snippets, the wasm. */
 function downloads(build) {
-  const files = [path.join(build, "index.js"), "register.js", "stores.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
+  const files = [path.join(build, "index.js"), "register.js", "stores.js", "http-tool.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
   const snippets = path.join(pkg, build, "web", "snippets")
   if (existsSync(snippets)) {
     for (const entry of readdirSync(snippets, { recursive: true })) {

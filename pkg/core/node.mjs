@@ -2,12 +2,15 @@
 // main Node entry is, instantiated synchronously from disk (node-esm/ is its web glue,
 // node/toolnexus_bg.wasm the module the CommonJS entry loads too).
 import { readFileSync } from "node:fs"
-import { initSync, Toolkit, Client, __setDefaultStore } from "./node-esm/toolnexus.js"
+import { initSync, Toolkit, Client, __setDefaultStore, defineTool } from "./node-esm/toolnexus.js"
 import { installIdioms } from "../register.js"
 import { InMemoryConversationStore } from "../stores.js"
+import { httpToolWith } from "../http-tool.js"
 
 initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
 installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
 
 export * from "./node-esm/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"
+// httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
+export const httpTool = httpToolWith(defineTool)

@@ -205,39 +205,6 @@ fn percent_encode(s: &str, keep: impl Fn(u8) -> bool, space_plus: bool) -> Strin
     out
 }
 
-/// `encodeURIComponent(s)`.
-///
-/// ```
-/// # use toolnexus::core::jsfmt::encode_uri_component;
-/// assert_eq!(encode_uri_component("a b/é?!"), "a%20b%2F%C3%A9%3F!");
-/// ```
-pub fn encode_uri_component(s: &str) -> String {
-    let keep = |b: u8| b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b);
-    percent_encode(s, keep, false)
-}
-
-/// The `URLSearchParams` serializer (`application/x-www-form-urlencoded`) of name/value pairs.
-///
-/// ```
-/// # use toolnexus::core::jsfmt::form_urlencode;
-/// let pairs = [("q".to_string(), "a b&c".to_string()), ("n".into(), "1".into())];
-/// assert_eq!(form_urlencode(&pairs), "q=a+b%26c&n=1");
-/// ```
-pub fn form_urlencode(pairs: &[(String, String)]) -> String {
-    let keep = |b: u8| b.is_ascii_alphanumeric() || b"*-._".contains(&b);
-    pairs
-        .iter()
-        .map(|(name, value)| {
-            format!(
-                "{}={}",
-                percent_encode(name, keep, true),
-                percent_encode(value, keep, true)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join_with("&")
-}
-
 /// `url.pathToFileURL(path).href` of Node for an absolute, normalized POSIX path.
 ///
 /// ```

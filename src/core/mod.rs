@@ -13,7 +13,6 @@ pub mod execute;
 pub mod fs;
 pub mod hashed;
 pub mod host;
-pub mod http_tool;
 pub mod input_schema;
 pub mod jsfmt;
 pub mod json_parse;

@@ -17,7 +17,6 @@ pub mod exec;
 pub mod fs;
 pub mod host;
 pub mod http;
-pub mod http_tool;
 #[cfg(feature = "full")]
 pub mod mcp;
 #[cfg(feature = "full")]

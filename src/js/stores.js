@@ -13,7 +13,9 @@
 // wins and a reader never sees half of one.
 
 /** `typeof`, with `null` and arrays told apart. */
-const typeName = (value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value)
+export function typeName(value) {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value
+}
 
 /** A readable message for anything thrown. */
 export function errorText(thrown) {

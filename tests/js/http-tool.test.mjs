@@ -132,6 +132,43 @@ test("a timeout is an error result and aborts the request", async () => {
   assert.equal(viaSignal.isError, true)
 })
 
+test("edges of the request: missing placeholders, null values, HEAD, a given Content-Type, doubled braces", async () => {
+  await tool({ method: "GET", url: `${base}/p/{id}/{{x}}` }).execute({ x: "v", n: null, list: [1, null, "a"], o: { a: 1 } })
+  // A missing placeholder is empty; `{{x}}` keeps its outer braces (which fetch's URL parser
+  // percent-encodes); values are `String(value)`, `null` included.
+  assert.equal(requests[0].url, "/p//%7Bv%7D?n=null&list=1%2C%2Ca&o=%5Bobject+Object%5D")
+  await tool({ method: "HEAD", url: `${base}/head` }).execute({ a: 1 })
+  assert.equal(requests[1].method, "HEAD")
+  assert.equal(requests[1].url, "/head")
+  await tool({ method: "POST", url: `${base}/typed`, headers: { "content-TYPE": "application/vnd.x+json" } }).execute({ a: 1 })
+  assert.equal(requests[2].headers["content-type"], "application/vnd.x+json")
+  assert.equal(requests[2].text, '{"a":1}')
+  await tool({ method: "POST", url: `${base}/raw`, body: "raw" }).execute({ other: 1 })
+  assert.equal(requests[3].text, "", "raw without a body argument sends an empty body")
+  await tool({ method: "DELETE", url: `${base}/none` }).execute({})
+  assert.equal(requests[4].text, "")
+})
+
+test("the call's timeout wins over the declared one; a reply before the timeout wins", async () => {
+  const slow = tool({ method: "GET", url: `${base}/slow?both`, timeout: 60000 })
+  const r = await slow.execute({}, { timeout: 120 })
+  assert.equal(r.isError, true)
+  const quick = await tool({ method: "GET", url: `${base}/quick`, timeout: 5000 }).execute({})
+  assert.deepEqual(quick, { output: "ok GET", isError: false, metadata: { status: 200 } })
+})
+
+test("a network failure is an error result naming the cause, never the header values", async () => {
+  const closed = http.createServer()
+  await new Promise((resolve) => closed.listen(0, "127.0.0.1", resolve))
+  const port = closed.address().port
+  await new Promise((resolve) => closed.close(resolve))
+  const t = tool({ method: "GET", url: `http://127.0.0.1:${port}/x`, headers: { Authorization: `Bearer ${SECRET}` } })
+  const r = await t.execute({})
+  assert.equal(r.isError, true)
+  assert.match(r.output, /ECONNREFUSED/)
+  assert.ok(!r.output.includes(SECRET))
+})
+
 test("${ENV} in header values expands from env, else process.env, and never leaks", async () => {
   const headers = { Authorization: "Bearer ${TN_TEST_TOKEN}", "X-Missing": "a${TN_NOPE}b", "X-Literal": "$TN_TEST_TOKEN" }
   await tool({ method: "GET", url: `${base}/me`, headers, env: { TN_TEST_TOKEN: SECRET } }).execute({})

@@ -1,0 +1,285 @@
+// `httpTool(options)` (SPEC §7): an HTTP endpoint as a tool (`source: "http"`), sent with
+// `fetch`. Plain JavaScript, not part of the wasm module: it is fetch, URL and string work,
+// which the platform does natively (encodeURIComponent, URLSearchParams, JSON, AbortController)
+// in a few hundred bytes here and cost 7.5 KiB gzip of the module's download as Rust. The tool
+// itself is a `defineTool` tool of the module the entry gives (`httpToolWith(defineTool)`), so
+// a toolkit checks its arguments against `inputSchema` before any request. The entries export
+// it as `httpTool`; the build ships this file minified, and as CommonJS in http-tool.cjs.
+import { errorText, typeName } from "./stores.js"
+
+const DEFAULT_TIMEOUT_MS = 30000
+const BODIES = ["json", "form", "raw"]
+const RESULTS = ["text", "json", "status+text"]
+
+/** An `Error` with a stable `code`, its message prefixed as the rest of the API's are. */
+function failure(code, message) {
+  const error = new Error(`httpTool: ${message}`)
+  error.code = code
+  return error
+}
+
+const invalid = (message) => failure("invalid_options", message)
+const absent = (value) => value === undefined || value === null
+
+/** The string option `key`, or `undefined`; anything else is refused. */
+function stringOption(options, key) {
+  const value = options[key]
+  if (absent(value)) return undefined
+  if (typeof value !== "string") throw invalid(`${key} must be a string, got ${typeName(value)}`)
+  return value
+}
+
+function required(options, key) {
+  const value = stringOption(options, key)
+  if (value === undefined) throw invalid(`${key} is required`)
+  return value
+}
+
+/** A JSON copy of `value` (as the module reads option values: `toJSON`, no `undefined`). */
+function json(value) {
+  const text = JSON.stringify(value)
+  return text === undefined ? null : JSON.parse(text)
+}
+
+/** The option `key` as one of `allowed` (the first is the default). */
+function choice(options, key, allowed) {
+  const value = stringOption(options, key) ?? allowed[0]
+  if (allowed.includes(value)) return value
+  const listed = allowed.map((a) => `"${a}"`)
+  throw invalid(`${key} must be ${listed.slice(0, -1).join(", ")} or ${listed.at(-1)}, got "${value}"`)
+}
+
+function headersOption(options) {
+  let headers
+  try {
+    headers = json(options.headers)
+  } catch {
+    throw invalid("headers must be an object of strings")
+  }
+  if (headers === null) return []
+  if (typeof headers !== "object" || Array.isArray(headers)) throw invalid("headers must be an object of strings")
+  return Object.entries(headers).map(([name, value]) => {
+    if (typeof value !== "string") throw invalid(`headers["${name}"] must be a string`)
+    return [name, value]
+  })
+}
+
+function queryOption(options) {
+  let query
+  try {
+    query = json(options.query)
+  } catch {
+    query = undefined
+  }
+  if (query === null) return []
+  if (!Array.isArray(query) || !query.every((name) => typeof name === "string")) {
+    throw invalid("query must be an array of argument names")
+  }
+  return query
+}
+
+function timeoutOption(options) {
+  const ms = options.timeout
+  if (absent(ms)) return undefined
+  if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) return ms
+  throw invalid("timeout must be a non-negative number of milliseconds")
+}
+
+/** `${NAME}` from `env` (read at call time), else the runtime's environment. */
+function envOption(options) {
+  const env = options.env
+  if (absent(env)) return runtimeEnv
+  if (typeof env !== "object" && typeof env !== "function") throw invalid("env must be an object of strings")
+  return (name) => {
+    try {
+      const value = env[name]
+      return typeof value === "string" ? value : undefined
+    } catch {
+      return undefined
+    }
+  }
+}
+
+/**
+ * One environment variable: `process.env` where there is one, else `Deno.env` when reading it
+ * is already allowed (asking would prompt in a terminal); empty counts as unset.
+ */
+function runtimeEnv(name) {
+  try {
+    const fromProcess = globalThis.process?.env?.[name]
+    if (typeof fromProcess === "string") return fromProcess || undefined
+    const deno = globalThis.Deno
+    if (deno?.permissions?.querySync?.({ name: "env", variable: name })?.state !== "granted") return undefined
+    return deno.env.get(name) || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Every `<open>NAME}` (NAME of letters, digits and `_`) replaced with `fill(NAME)`. */
+const braced = (text, open, fill) =>
+  text.replace(open === "{" ? /\{([A-Za-z0-9_]+)\}/g : /\$\{([A-Za-z0-9_]+)\}/g, (_, name) => fill(name))
+
+/** `String(value)` for argument values (`null` as "null", objects as JavaScript writes them). */
+const text = (value) => String(value)
+
+/** The request of one call: `[url, init]` for `fetch`. */
+function request(declared, args, env) {
+  const rest = { ...(args !== null && typeof args === "object" && !Array.isArray(args) ? args : {}) }
+  let url = braced(declared.url, "{", (name) => {
+    const value = rest[name]
+    delete rest[name]
+    return absent(value) ? "" : encodeURIComponent(text(value))
+  })
+  const { method } = declared
+  const query = new URLSearchParams()
+  for (const name of Object.keys(rest)) {
+    if (method === "GET" || declared.query.includes(name)) {
+      query.append(name, text(rest[name]))
+      delete rest[name]
+    }
+  }
+  const search = query.toString()
+  if (search) url += (url.includes("?") ? "&" : "?") + search
+  const headers = Object.fromEntries(declared.headers.map(([name, value]) => [name, braced(value, "${", (n) => env(n) ?? "")]))
+  const init = { method, headers }
+  if (method !== "GET" && method !== "HEAD" && Object.keys(rest).length > 0) {
+    const typed = Object.keys(headers).some((name) => name.toLowerCase() === "content-type")
+    let type
+    if (declared.body === "json") {
+      type = "application/json"
+      init.body = JSON.stringify(rest)
+    } else if (declared.body === "form") {
+      type = "application/x-www-form-urlencoded"
+      init.body = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, text(v)])).toString()
+    } else {
+      init.body = absent(rest.body) ? "" : text(rest.body)
+    }
+    if (type && !typed) headers["Content-Type"] = type
+  }
+  return [url, init]
+}
+
+/** A rejected `fetch` as its message, with the cause's code where there is one (`ECONNREFUSED`). */
+function networkText(thrown, context) {
+  const cause = thrown?.cause
+  const detail = absent(cause) ? "" : ` (${typeof cause.code === "string" ? cause.code : errorText(cause)})`
+  return `${context}${errorText(thrown)}${detail}`
+}
+
+const TIMED_OUT = Symbol("timed out")
+
+/** Sends one call's request; resolves to its `ToolResult`. */
+async function send(declared, fetch, args, ctx, env) {
+  const [url, init] = request(declared, args, env)
+  const timeout = typeof ctx?.timeout === "number" ? ctx.timeout : declared.timeout ?? DEFAULT_TIMEOUT_MS
+  // Aborted when the call gives up (its timeout) or its caller's signal fires.
+  const controller = new AbortController()
+  const caller = ctx?.signal
+  init.signal = caller && typeof AbortSignal.any === "function" ? AbortSignal.any([controller.signal, caller]) : controller.signal
+  let timer
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, timeout, TIMED_OUT)
+  })
+  let stage = ""
+  try {
+    const exchange = (async () => {
+      const response = await fetch(url, init)
+      stage = "reading the response failed: "
+      return [response.status, await response.text()]
+    })()
+    exchange.catch(() => {}) // after a timeout, its rejection is nobody's
+    const outcome = await Promise.race([exchange, late])
+    if (outcome === TIMED_OUT) {
+      controller.abort()
+      return { output: `HTTP tool "${declared.name}" timed out after ${timeout} ms`, isError: true }
+    }
+    const [status, body] = outcome
+    if (status < 200 || status > 299) return { output: `HTTP ${status}: ${body}`, isError: true, metadata: { status } }
+    let output = body
+    if (declared.result === "status+text") output = `${status}\n${body}`
+    else if (declared.result === "json") {
+      try {
+        output = JSON.stringify(JSON.parse(body))
+      } catch {
+        output = JSON.stringify(body)
+      }
+    }
+    return { output, isError: false, metadata: { status } }
+  } catch (thrown) {
+    const output = caller?.aborted ? `aborted: ${errorText(caller.reason)}` : networkText(thrown, stage)
+    return { output, isError: true }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * The `httpTool` of one module: `defineTool` is that module's.
+ *
+ * ```js
+ * const httpTool = httpToolWith(defineTool)
+ * ```
+ */
+export function httpToolWith(defineTool) {
+  /**
+   * Declares an HTTP endpoint as a tool (`source: "http"`). `{placeholders}` in `url` are
+   * filled from the arguments (URL-encoded) and left out of the body; `query` names go to the
+   * query string (every argument on `GET`); the rest is the body (`"json"` by default, `"form"`,
+   * or `"raw"`: the `body` argument). Header values expand `${NAME}` from `env` (by default
+   * `process.env` / `Deno.env` where the runtime has one); they are never logged or echoed. A
+   * non-2xx status resolves to `{isError: true, output: "HTTP <status>: <body>"}`; a 2xx to the
+   * body with `metadata.status`. `timeout` (ms, default 30000) aborts the request.
+   *
+   * ```js
+   * const issue = httpTool({
+   *   name: "get_issue", description: "Reads a GitHub issue", method: "GET",
+   *   url: "https://api.github.com/repos/{owner}/{repo}/issues/{number}",
+   *   headers: { Authorization: "Bearer ${GITHUB_TOKEN}" },
+   * })
+   * ```
+   */
+  return function httpTool(options) {
+    if (options === null || typeof options !== "object") throw invalid("options must be an object")
+    let inputSchema = options.inputSchema
+    if (!absent(inputSchema)) {
+      try {
+        inputSchema = json(inputSchema)
+      } catch (thrown) {
+        throw invalid(`inputSchema is not JSON: ${errorText(thrown)}`)
+      }
+    }
+    const body = choice(options, "body", BODIES)
+    const result = choice(options, "resultMode", RESULTS)
+    const name = required(options, "name")
+    const description = stringOption(options, "description") ?? ""
+    const declared = {
+      name,
+      body,
+      result,
+      // A method is an ASCII token (fetch refuses anything else): upper case is all there is.
+      method: required(options, "method").toUpperCase(),
+      url: required(options, "url"),
+      headers: headersOption(options),
+      query: queryOption(options),
+      timeout: timeoutOption(options),
+    }
+    const env = envOption(options)
+    const given = options.fetch
+    if (!absent(given) && typeof given !== "function") throw invalid(`fetch must be a function, got ${typeName(given)}`)
+    const fetch = given ?? (typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined)
+    if (fetch === undefined) throw failure("unsupported", "this runtime has no fetch; pass one as the fetch option")
+    try {
+      return defineTool({
+        name,
+        description,
+        inputSchema: inputSchema ?? undefined,
+        source: "http",
+        run: (args, ctx) => send(declared, fetch, args, ctx, env),
+      })
+    } catch (thrown) {
+      if (typeof thrown?.message === "string") thrown.message = thrown.message.replace(/^defineTool: /, "httpTool: ")
+      throw thrown
+    }
+  }
+}
