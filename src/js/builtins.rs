@@ -153,7 +153,7 @@ impl Http for NoFetch {
     }
 }
 
-#[wasm_bindgen(module = "/src/js/shim.js")]
+#[wasm_bindgen(module = "/src/js/shim-builtins.js")]
 extern "C" {
     #[wasm_bindgen(js_name = compileRegExp)]
     fn shim_compile_regexp(pattern: &str) -> JsValue;

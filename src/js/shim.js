@@ -163,25 +163,6 @@ export function runOptions(ctx, marker) {
   return alone ? toolkitId : [toolkitId, signal, history, id, onText]
 }
 
-/** `new RegExp(pattern)`, or `[1, thrown]` when the pattern is invalid. */
-export function compileRegExp(pattern) {
-  try {
-    return new RegExp(pattern)
-  } catch (thrown) {
-    return [1, thrown]
-  }
-}
-
-/** The indices of the lines of `text` (split on "\n") that `re.test` accepts, at most `limit`. */
-export function matchingLines(re, text, limit) {
-  const out = []
-  const lines = text.split("\n")
-  for (let i = 0; i < lines.length && out.length < limit; i++) {
-    if (re.test(lines[i])) out.push(i)
-  }
-  return Uint32Array.from(out)
-}
-
 /**
  * The `signal` of a context whose run has none to give: an own enumerable accessor, shared by
  * every such context, that makes a signal on first read (one that never fires) and leaves it
