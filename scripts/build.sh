@@ -96,11 +96,12 @@ for target in web node node-esm; do
 done
 # CommonJS entries install the idioms from the CommonJS twin of register.js, made from it.
 # The stores (src/js/stores.js, plain JavaScript, and browser-stores.js, which it loads when a
-# browser store is first made) and httpTool (src/js/http-tool.js) ship minified for pages and bundlers,
+# browser store is first made) and httpTool (src/js/http-tool.js, and http-send.js, which it loads
+# when the first HTTP tool is made) ship minified for pages and bundlers,
 # and as CommonJS for require().
 node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs src/js/stores.js=pkg/stores.cjs src/js/http-tool.js=pkg/http-tool.cjs
 node scripts/minify-glue.mjs --mangle src/js/stores.js=pkg/stores.js src/js/browser-stores.js=pkg/browser-stores.js \
-  src/js/http-tool.js=pkg/http-tool.js
+  src/js/http-tool.js=pkg/http-tool.js src/js/http-send.js=pkg/http-send.js
 # The lean entry's typings are the main entry's (the same augmentations of the glue beside it,
 # the stores one folder up).
 sed 's#"./stores.js"#"../stores.js"#' pkg/index.d.ts > pkg/core/index.d.ts

@@ -1,6 +1,6 @@
 // Prints the raw, gzip (level 9) and brotli (quality 11) bytes of what a browser downloads
 // when a page imports toolnexus-wasm (the full build) or toolnexus-wasm/core (the lean build),
-// and the browser stores' module a page fetches only when it makes one.
+// and the modules a page fetches only when it makes a browser store or an HTTP tool.
 // Run after the build: npm run size
 import { readFileSync, existsSync, readdirSync } from "node:fs"
 import { gzipSync, brotliCompressSync, constants } from "node:zlib"
@@ -44,6 +44,9 @@ for (const [label, build] of [["toolnexus-wasm", "."], ["toolnexus-wasm/core", "
   }
   console.log(`${"total".padEnd(31)}${kb(total.raw)}${kb(total.gzip)}${kb(total.brotli)}`)
 }
-// Fetched only when a page makes a WebStorage or IndexedDB store (stores.js imports it then).
-const lazy = sizes(readFileSync(path.join(pkg, "browser-stores.js")))
-console.log(`\nonly when a browser store is made\n${"browser-stores.js".padEnd(31)}${kb(lazy.raw)}${kb(lazy.gzip)}${kb(lazy.brotli)}`)
+// Fetched only when a page uses them: stores.js imports the first when a WebStorage or
+// IndexedDB store is made, http-tool.js the second when an HTTP tool is.
+for (const [file, when] of [["browser-stores.js", "a browser store"], ["http-send.js", "an HTTP tool"]]) {
+  const lazy = sizes(readFileSync(path.join(pkg, file)))
+  console.log(`\nonly when ${when} is made\n${file.padEnd(31)}${kb(lazy.raw)}${kb(lazy.gzip)}${kb(lazy.brotli)}`)
+}

@@ -3,11 +3,12 @@
 // which the platform does natively (encodeURIComponent, URLSearchParams, JSON, AbortController)
 // in a few hundred bytes here and cost 7.5 KiB gzip of the module's download as Rust. The tool
 // itself is a `defineTool` tool of the module the entry gives (`httpToolWith(defineTool)`), so
-// a toolkit checks its arguments against `inputSchema` before any request. The entries export
-// it as `httpTool`; the build ships this file minified, and as CommonJS in http-tool.cjs.
+// a toolkit checks its arguments against `inputSchema` before any request. This file checks
+// the options; http-send.js, loaded when the first HTTP tool is made, builds and sends the
+// requests. The entries export it as `httpTool`; the build ships both minified, and this one
+// as CommonJS in http-tool.cjs too (which loads the same http-send.js).
 import { errorText, typeName } from "./stores.js"
 
-const DEFAULT_TIMEOUT_MS = 30000
 const BODIES = ["json", "form", "raw"]
 const RESULTS = ["text", "json", "status+text"]
 
@@ -19,6 +20,16 @@ function failure(code, message) {
 }
 
 const invalid = (message) => failure("invalid_options", message)
+
+/** The sending half (http-send.js), loaded when the first HTTP tool is made. */
+let sending
+function loadSend() {
+  sending ??= import("./http-send.js").catch((thrown) => {
+    sending = undefined
+    throw failure("unsupported", `the HTTP tool's sender could not be loaded: ${errorText(thrown)}`)
+  })
+  return sending
+}
 const absent = (value) => value === undefined || value === null
 
 /** The string option `key`, or `undefined`; anything else is refused. */
@@ -85,10 +96,10 @@ function timeoutOption(options) {
   throw invalid("timeout must be a non-negative number of milliseconds")
 }
 
-/** `${NAME}` from `env` (read at call time), else the runtime's environment. */
+/** `${NAME}` from `env` (read at call time); `undefined`: from the runtime's environment. */
 function envOption(options) {
   const env = options.env
-  if (absent(env)) return runtimeEnv
+  if (absent(env)) return undefined // the runtime's environment (http-send.js reads it)
   if (typeof env !== "object" && typeof env !== "function") throw invalid("env must be an object of strings")
   return (name) => {
     try {
@@ -97,120 +108,6 @@ function envOption(options) {
     } catch {
       return undefined
     }
-  }
-}
-
-/**
- * One environment variable: `process.env` where there is one, else `Deno.env` when reading it
- * is already allowed (asking would prompt in a terminal); empty counts as unset.
- */
-function runtimeEnv(name) {
-  try {
-    const fromProcess = globalThis.process?.env?.[name]
-    if (typeof fromProcess === "string") return fromProcess || undefined
-    const deno = globalThis.Deno
-    if (deno?.permissions?.querySync?.({ name: "env", variable: name })?.state !== "granted") return undefined
-    return deno.env.get(name) || undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** Every `<open>NAME}` (NAME of letters, digits and `_`) replaced with `fill(NAME)`. */
-const braced = (text, open, fill) =>
-  text.replace(open === "{" ? /\{([A-Za-z0-9_]+)\}/g : /\$\{([A-Za-z0-9_]+)\}/g, (_, name) => fill(name))
-
-/** `String(value)` for argument values (`null` as "null", objects as JavaScript writes them). */
-const text = (value) => String(value)
-
-/** The request of one call: `[url, init]` for `fetch`. */
-function request(declared, args, env) {
-  const rest = { ...(args !== null && typeof args === "object" && !Array.isArray(args) ? args : {}) }
-  let url = braced(declared.url, "{", (name) => {
-    const value = rest[name]
-    delete rest[name]
-    return absent(value) ? "" : encodeURIComponent(text(value))
-  })
-  const { method } = declared
-  const query = new URLSearchParams()
-  for (const name of Object.keys(rest)) {
-    if (method === "GET" || declared.query.includes(name)) {
-      query.append(name, text(rest[name]))
-      delete rest[name]
-    }
-  }
-  const search = query.toString()
-  if (search) url += (url.includes("?") ? "&" : "?") + search
-  const headers = Object.fromEntries(declared.headers.map(([name, value]) => [name, braced(value, "${", (n) => env(n) ?? "")]))
-  const init = { method, headers }
-  if (method !== "GET" && method !== "HEAD" && Object.keys(rest).length > 0) {
-    const typed = Object.keys(headers).some((name) => name.toLowerCase() === "content-type")
-    let type
-    if (declared.body === "json") {
-      type = "application/json"
-      init.body = JSON.stringify(rest)
-    } else if (declared.body === "form") {
-      type = "application/x-www-form-urlencoded"
-      init.body = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, text(v)])).toString()
-    } else {
-      init.body = absent(rest.body) ? "" : text(rest.body)
-    }
-    if (type && !typed) headers["Content-Type"] = type
-  }
-  return [url, init]
-}
-
-/** A rejected `fetch` as its message, with the cause's code where there is one (`ECONNREFUSED`). */
-function networkText(thrown, context) {
-  const cause = thrown?.cause
-  const detail = absent(cause) ? "" : ` (${typeof cause.code === "string" ? cause.code : errorText(cause)})`
-  return `${context}${errorText(thrown)}${detail}`
-}
-
-const TIMED_OUT = Symbol("timed out")
-
-/** Sends one call's request; resolves to its `ToolResult`. */
-async function send(declared, fetch, args, ctx, env) {
-  const [url, init] = request(declared, args, env)
-  const timeout = typeof ctx?.timeout === "number" ? ctx.timeout : declared.timeout ?? DEFAULT_TIMEOUT_MS
-  // Aborted when the call gives up (its timeout) or its caller's signal fires.
-  const controller = new AbortController()
-  const caller = ctx?.signal
-  init.signal = caller && typeof AbortSignal.any === "function" ? AbortSignal.any([controller.signal, caller]) : controller.signal
-  let timer
-  const late = new Promise((resolve) => {
-    timer = setTimeout(resolve, timeout, TIMED_OUT)
-  })
-  let stage = ""
-  try {
-    const exchange = (async () => {
-      const response = await fetch(url, init)
-      stage = "reading the response failed: "
-      return [response.status, await response.text()]
-    })()
-    exchange.catch(() => {}) // after a timeout, its rejection is nobody's
-    const outcome = await Promise.race([exchange, late])
-    if (outcome === TIMED_OUT) {
-      controller.abort()
-      return { output: `HTTP tool "${declared.name}" timed out after ${timeout} ms`, isError: true }
-    }
-    const [status, body] = outcome
-    if (status < 200 || status > 299) return { output: `HTTP ${status}: ${body}`, isError: true, metadata: { status } }
-    let output = body
-    if (declared.result === "status+text") output = `${status}\n${body}`
-    else if (declared.result === "json") {
-      try {
-        output = JSON.stringify(JSON.parse(body))
-      } catch {
-        output = JSON.stringify(body)
-      }
-    }
-    return { output, isError: false, metadata: { status } }
-  } catch (thrown) {
-    const output = caller?.aborted ? `aborted: ${errorText(caller.reason)}` : networkText(thrown, stage)
-    return { output, isError: true }
-  } finally {
-    clearTimeout(timer)
   }
 }
 
@@ -269,13 +166,14 @@ export function httpToolWith(defineTool) {
     if (!absent(given) && typeof given !== "function") throw invalid(`fetch must be a function, got ${typeName(given)}`)
     const fetch = given ?? (typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined)
     if (fetch === undefined) throw failure("unsupported", "this runtime has no fetch; pass one as the fetch option")
+    loadSend().catch(() => {}) // fetched now, so the first call does not wait for it; a failure is reported by that call
     try {
       return defineTool({
         name,
         description,
         inputSchema: inputSchema ?? undefined,
         source: "http",
-        run: (args, ctx) => send(declared, fetch, args, ctx, env),
+        run: async (args, ctx) => (await loadSend()).send(declared, fetch, args, ctx, env),
       })
     } catch (thrown) {
       if (typeof thrown?.message === "string") thrown.message = thrown.message.replace(/^defineTool: /, "httpTool: ")

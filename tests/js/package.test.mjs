@@ -69,15 +69,17 @@ test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
   const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js",
-    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs"]
+    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
   assert.deepEqual(files.filter((f) => !f.includes("/")).sort(), topLevel.sort())
   const nested = files.filter((f) => f.includes("/"))
-  // The glue's JS snippets (wasm-bindgen keeps their crate path): src/js/shim.js only, for the
-  // full build (web/, node/, node-esm/) and the lean one (core/web/, core/node/, core/node-esm/).
-  const snippet = /^(core\/)?(web|node|node-esm)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim\.js$/
+  // The glue's JS snippets (wasm-bindgen keeps their crate path): src/js/shim.js, for the full
+  // build (web/, node/, node-esm/) and the lean one (core/web/, core/node/, core/node-esm/), and
+  // src/js/shim-builtins.js (the built-ins' helpers) for the full build only.
+  const snippet = /^(core\/)?(web|node|node-esm)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim(-builtins)?\.js$/
+  assert.ok(!files.some((f) => f.startsWith("core/") && f.endsWith("shim-builtins.js")), "the lean build has no built-ins")
   for (const target of ["web", "node", "node-esm", "core/web", "core/node", "core/node-esm"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
