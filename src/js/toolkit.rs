@@ -305,22 +305,6 @@ fn string_list(options: &JsValue, key: &str) -> Result<Vec<String>, JsValue> {
     }
 }
 
-fn builtins_config(options: &JsValue) -> Result<Option<Value>, JsValue> {
-    let mut config = get(options, "builtins");
-    let mcp_config = get(options, "mcpConfig");
-    if config.is_undefined() && mcp_config.is_object() {
-        config = get(&mcp_config, "builtins");
-    }
-    match to_json(&config) {
-        Ok(Value::Null) => Ok(None),
-        Ok(value @ (Value::Bool(_) | Value::Object(_))) => Ok(Some(value)),
-        _ => Err(js_error(
-            "invalid_options",
-            "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}",
-        )),
-    }
-}
-
 /// A relay tool named like a built-in tool is refused, even with built-ins off.
 fn refuse_relay_collision(tools: &[(SharedTool, JsValue)], what: &str) -> Result<(), JsValue> {
     let tools: Vec<SharedTool> = tools.iter().map(|(t, _)| t.clone()).collect();
@@ -359,7 +343,7 @@ fn build(
         skill,
         skills_prompt: skills_prompt.unwrap_or_default(),
         builtins: sources::builtin_tools(options)?,
-        builtins_config: builtins_config(options)?,
+        builtins_config: sources::builtins_config(options)?,
         disable_tools: string_list(options, "disableTools")?,
         extras: extras.iter().map(|(t, _)| t.clone()).collect(),
         ..Sources::default()

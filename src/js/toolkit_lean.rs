@@ -88,3 +88,9 @@ pub fn mcp_errors(mcp: &Mcp) -> JsValue {
 pub async fn close(mcp: Mcp) {
     match mcp {}
 }
+
+/// No built-in tools to pick from: [`builtin_tools`] already refused any `builtins` but
+/// `false`, so there is no toggle to apply (and none of its code in the lean module).
+pub fn builtins_config(_options: &JsValue) -> Result<Option<Value>, JsValue> {
+    Ok(None)
+}

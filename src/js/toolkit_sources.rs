@@ -8,6 +8,9 @@ use super::mcp::McpPlan;
 use crate::core::mcp::McpSource;
 use crate::core::skills::SkillsConfig;
 use crate::core::tool::SharedTool;
+use crate::core::value::Value;
+
+use super::convert::{get, js_error, to_json};
 
 /// The MCP servers a toolkit holds, with their sessions.
 pub type Mcp = Rc<McpSource>;
@@ -74,4 +77,22 @@ pub fn mcp_errors(mcp: &Mcp) -> JsValue {
 /// Ends every session.
 pub async fn close(mcp: Mcp) {
     mcp.close().await;
+}
+
+/// The `builtins` option (or `mcpConfig.builtins`) as given: `false`, `{disabled}`, `{enabled}`,
+/// `{tools: {...}}`; absent is `None`.
+pub fn builtins_config(options: &JsValue) -> Result<Option<Value>, JsValue> {
+    let mut config = get(options, "builtins");
+    let mcp_config = get(options, "mcpConfig");
+    if config.is_undefined() && mcp_config.is_object() {
+        config = get(&mcp_config, "builtins");
+    }
+    match to_json(&config) {
+        Ok(Value::Null) => Ok(None),
+        Ok(value @ (Value::Bool(_) | Value::Object(_))) => Ok(Some(value)),
+        _ => Err(js_error(
+            "invalid_options",
+            "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}",
+        )),
+    }
 }
