@@ -102,6 +102,10 @@ done
 node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs src/js/stores.js=pkg/stores.cjs src/js/http-tool.js=pkg/http-tool.cjs
 node scripts/minify-glue.mjs --mangle src/js/stores.js=pkg/stores.js src/js/browser-stores.js=pkg/browser-stores.js \
   src/js/http-tool.js=pkg/http-tool.js src/js/http-send.js=pkg/http-send.js
+# The browser entries: each bundled with the idioms, the stores, httpTool's options half, the
+# glue and its snippet into one minified script (the .wasm and the on-use modules stay apart).
+node scripts/bundle-entry.mjs src/js/entries/web.js pkg/index.js
+node scripts/bundle-entry.mjs src/js/entries/web-core.js pkg/core/index.js
 # The lean entry's typings are the main entry's (the same augmentations of the glue beside it,
 # the stores one folder up).
 sed 's#"./stores.js"#"../stores.js"#' pkg/index.d.ts > pkg/core/index.d.ts

@@ -2,23 +2,20 @@
 // when a page imports toolnexus-wasm (the full build) or toolnexus-wasm/core (the lean build),
 // and the modules a page fetches only when it makes a browser store or an HTTP tool.
 // Run after the build: npm run size
-import { readFileSync, existsSync, readdirSync } from "node:fs"
+import { readFileSync, existsSync } from "node:fs"
 import { gzipSync, brotliCompressSync, constants } from "node:zlib"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../pkg")
 
-/** The files a page importing `entry` fetches: the entry, the idioms, the stores, httpTool, the glue, its snippets, the wasm. */
+/**
+ * The files a page importing `entry` fetches: the entry (one script: the idioms, stores,
+ * httpTool's options half, the glue and its snippet bundled by scripts/bundle-entry.mjs) and
+ * the wasm module.
+ */
 function downloads(build) {
-  const files = [path.join(build, "index.js"), "register.js", "stores.js", "http-tool.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
-  const snippets = path.join(pkg, build, "web", "snippets")
-  if (existsSync(snippets)) {
-    for (const entry of readdirSync(snippets, { recursive: true })) {
-      if (String(entry).endsWith(".js")) files.push(path.join(build, "web", "snippets", String(entry)))
-    }
-  }
-  return files
+  return [path.join(build, "index.js"), path.join(build, "web/toolnexus_bg.wasm")]
 }
 
 const sizes = (bytes) => ({
@@ -44,9 +41,13 @@ for (const [label, build] of [["toolnexus-wasm", "."], ["toolnexus-wasm/core", "
   }
   console.log(`${"total".padEnd(31)}${kb(total.raw)}${kb(total.gzip)}${kb(total.brotli)}`)
 }
-// Fetched only when a page uses them: stores.js imports the first when a WebStorage or
-// IndexedDB store is made, http-tool.js the second when an HTTP tool is.
+// Fetched only when a page uses them (each imports its helpers from stores.js, fetched then
+// too): the bundle imports the first when a WebStorage or IndexedDB store is made, the second
+// when an HTTP tool is.
 for (const [file, when] of [["browser-stores.js", "a browser store"], ["http-send.js", "an HTTP tool"]]) {
-  const lazy = sizes(readFileSync(path.join(pkg, file)))
-  console.log(`\nonly when ${when} is made\n${file.padEnd(31)}${kb(lazy.raw)}${kb(lazy.gzip)}${kb(lazy.brotli)}`)
+  console.log(`\nonly when ${when} is made\n${"file".padEnd(31)}${"raw".padStart(10)}${"gzip".padStart(10)}${"brotli".padStart(10)}`)
+  for (const name of [file, "stores.js"]) {
+    const lazy = sizes(readFileSync(path.join(pkg, name)))
+    console.log(`${name.padEnd(31)}${kb(lazy.raw)}${kb(lazy.gzip)}${kb(lazy.brotli)}`)
+  }
 }

@@ -1,6 +1,8 @@
 // toolnexus-wasm/core for browsers and bundlers (Vite, webpack, Rollup): the lean build
 // (agent loop, JS and HTTP tools, adapters, memory, metrics; no MCP, skills or built-in tools),
-// instantiated once with top-level await from the .wasm file beside this one.
+// instantiated once with top-level await from web/toolnexus_bg.wasm beside it. The build
+// bundles this entry with everything it imports into pkg/core/index.js
+// (scripts/bundle-entry.mjs): its imports are written from there.
 import init, { Toolkit, Client, __setDefaultStore, defineTool } from "./web/toolnexus.js"
 import { installIdioms } from "../register.js"
 import { InMemoryConversationStore } from "../stores.js"

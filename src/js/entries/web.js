@@ -1,5 +1,7 @@
 // Browsers and bundlers (Vite, webpack, Rollup): instantiates the module once, with
-// top-level await, from the .wasm file beside this one. No init() call is needed.
+// top-level await, from web/toolnexus_bg.wasm beside it. No init() call is needed. The build
+// bundles this entry with everything it imports into pkg/index.js (scripts/bundle-entry.mjs):
+// its imports are written from there.
 import init, { Toolkit, Client, __setDefaultStore, defineTool } from "./web/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
