@@ -557,12 +557,17 @@ async function scenarioMetrics() {
 function sizes(build = ".") {
   // The same files and settings as scripts/size.mjs (what a browser downloads), for the full
   // build (".") or the lean one ("core").
-  const files = [path.join(build, "index.js"), "register.js", path.join(build, "web/toolnexus.js"), path.join(build, "web/toolnexus_bg.wasm")]
-  // The browser stores, plain JavaScript beside the module since the twelfth round.
-  if (existsSync(path.join(pkgDir, "stores.js"))) files.splice(2, 0, "stores.js")
-  // The glue's JS snippets (web/snippets/<crate-hash>/src/js/*.js), which the glue imports.
+  const wasm = path.join(build, "web/toolnexus_bg.wasm")
+  // Since the fourteenth round the entry is one bundled script (the glue, its snippet, the
+  // idioms, the stores and httpTool's options half in it): that and the module.
+  const entry = readFileSync(path.join(pkgDir, build, "index.js"), "utf8")
+  const bundled = !/["']\.\/web\/toolnexus\.js["']/.test(entry)
+  const files = bundled ? [path.join(build, "index.js"), wasm] : [path.join(build, "index.js"), "register.js", path.join(build, "web/toolnexus.js"), wasm]
+  // Before: the browser stores, plain JavaScript beside the module since the twelfth round.
+  if (!bundled && existsSync(path.join(pkgDir, "stores.js"))) files.splice(2, 0, "stores.js")
+  // Before: the glue's JS snippets (web/snippets/<crate-hash>/src/js/*.js), which it imports.
   const snippets = path.join(pkgDir, build, "web", "snippets")
-  if (existsSync(snippets)) {
+  if (!bundled && existsSync(snippets)) {
     for (const entry of readdirSync(snippets, { recursive: true })) {
       if (String(entry).endsWith(".js")) files.push(path.join(build, "web", "snippets", String(entry)))
     }

@@ -50,8 +50,10 @@ finish() {
 # bind_web <module.wasm> <staging dir>: the web glue and module (what a browser downloads).
 bind_web() {
   wasm-bindgen --target web --out-dir "$2/web" "$1"
-  # A browser has no use for the producers and target-features sections.
-  BROWSER=1 finish "$2/web" --strip-producers --strip-target-features
+  # A browser has no use for the producers and target-features sections. A second -O3 round
+  # (finish runs one) takes 0.3 KiB gzip more out of the lean module at the same speed
+  # (same-process A/B, both orders twice: geometric mean 1.005).
+  BROWSER=1 finish "$2/web" -O3 --strip-producers --strip-target-features
 }
 
 # bind_node <module.wasm> <staging dir>: the nodejs glue and module, and the web glue of the

@@ -41,13 +41,9 @@ for (const [label, build] of [["toolnexus-wasm", "."], ["toolnexus-wasm/core", "
   }
   console.log(`${"total".padEnd(31)}${kb(total.raw)}${kb(total.gzip)}${kb(total.brotli)}`)
 }
-// Fetched only when a page uses them (each imports its helpers from stores.js, fetched then
-// too): the bundle imports the first when a WebStorage or IndexedDB store is made, the second
-// when an HTTP tool is.
+// Fetched only when a page uses them: the bundle imports the first when a WebStorage or
+// IndexedDB store is made, the second when an HTTP tool is.
 for (const [file, when] of [["browser-stores.js", "a browser store"], ["http-send.js", "an HTTP tool"]]) {
-  console.log(`\nonly when ${when} is made\n${"file".padEnd(31)}${"raw".padStart(10)}${"gzip".padStart(10)}${"brotli".padStart(10)}`)
-  for (const name of [file, "stores.js"]) {
-    const lazy = sizes(readFileSync(path.join(pkg, name)))
-    console.log(`${name.padEnd(31)}${kb(lazy.raw)}${kb(lazy.gzip)}${kb(lazy.brotli)}`)
-  }
+  const lazy = sizes(readFileSync(path.join(pkg, file)))
+  console.log(`\nonly when ${when} is made\n${file.padEnd(31)}${kb(lazy.raw)}${kb(lazy.gzip)}${kb(lazy.brotli)}`)
 }

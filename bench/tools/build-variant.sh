@@ -43,6 +43,10 @@ node_modules/.bin/wasm-opt $wopt --enable-bulk-memory --enable-nontrapping-float
   "$out/web/toolnexus_bg.wasm" -o "$out/web/toolnexus_bg.wasm"
 # Node's ESM entry, since the package has a speed build for Node, reads node-esm/'s glue and
 # node/'s module: here both are the variant's one build (the web glue is that glue).
+# Since the fourteenth round the browser entry is a bundle built from src/js/entries/.
+if [ -f "$src/src/js/entries/web.js" ]; then
+  node scripts/bundle-entry.mjs "$src/src/js/entries/web.js" "$out/index.js"
+fi
 mkdir -p "$out/node-esm" "$out/node"
 cp -r "$out/web/toolnexus.js" "$out/web/snippets" "$out/node-esm/"
 cp "$out/web/toolnexus_bg.wasm" "$out/node/"

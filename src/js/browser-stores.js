@@ -1,247 +1,260 @@
 // The storage work of `WebStorageConversationStore` and `IndexedDbConversationStore`: the
 // classes in stores.js check their arguments and load this module on their first call, so a
 // page that never keeps a conversation in the browser's storage never downloads it. Arguments
-// arrive checked and copied (ids as strings, messages and halted runs as plain JSON).
-import { errorText, idbFactory, storeError } from "./stores.js"
-
-const QUOTA_NAMES = ["QuotaExceededError", "NS_ERROR_DOM_QUOTA_REACHED"]
-
-/** Whether a thrown value says the storage is full, in any browser's spelling. */
-const isQuota = (error) => QUOTA_NAMES.includes(error?.name) || error?.code === 22
-
-/** Conversations and halted runs as JSON text in a Web Storage object, under `prefix`. */
-export class WebStorageBackend {
-  #storage
-  #prefix
-
-  constructor(storage, prefix) {
-    this.#storage = storage
-    this.#prefix = prefix
-  }
-
-  #call(method, args) {
-    const f = this.#storage[method]
-    if (typeof f !== "function") throw storeError("invalid_argument", `the storage has no ${method}()`)
-    return f.apply(this.#storage, args)
-  }
-
-  #read(key) {
-    let text
-    try {
-      text = this.#call("getItem", [key])
-    } catch (thrown) {
-      throw storeError("store", `reading "${key}" failed: ${errorText(thrown)}`)
-    }
-    if (typeof text !== "string") return undefined
-    try {
-      return JSON.parse(text)
-    } catch {
-      throw storeError("store", `the value under "${key}" is not JSON`)
-    }
-  }
-
-  #write(key, value, what) {
-    const text = JSON.stringify(value)
-    try {
-      this.#call("setItem", [key, text])
-    } catch (thrown) {
-      if (isQuota(thrown)) {
-        throw storeError(
-          "quota_exceeded",
-          `${what}: the storage is full: ${text.length} characters under "${key}" did not fit (${errorText(thrown)}); free space or use IndexedDbConversationStore`,
-        )
-      }
-      throw storeError("store", `${what}: writing "${key}" failed: ${errorText(thrown)}`)
-    }
-  }
-
-  get(id) {
-    const key = `${this.#prefix}conversation:${id}`
-    const list = this.#read(key)
-    if (list === undefined || Array.isArray(list)) return list
-    throw storeError("store", `the value under "${key}" is not a transcript`)
-  }
-
-  save(id, messages) {
-    this.#write(`${this.#prefix}conversation:${id}`, messages, "save")
-  }
-
-  savePending(key, result) {
-    this.#write(`${this.#prefix}pending:${key}`, result, "savePending")
-  }
-
-  loadPending(key) {
-    return this.#read(`${this.#prefix}pending:${key}`)
-  }
-
-  deletePending(key) {
-    const name = `${this.#prefix}pending:${key}`
-    try {
-      this.#call("removeItem", [name])
-    } catch (thrown) {
-      throw storeError("store", `removing "${name}" failed: ${errorText(thrown)}`)
-    }
-  }
-}
-
-/** A failed IndexedDB operation as an `Error`: code `"quota_exceeded"` when storage is full. */
-function idbFailure(what, error) {
-  const name = typeof error?.name === "string" ? error.name : ""
-  const detail = typeof error?.message === "string" ? error.message : typeof error === "string" ? error : ""
-  return storeError(name === "QuotaExceededError" ? "quota_exceeded" : "store", `IndexedDB ${what} failed: ${name}: ${detail}`)
-}
+// arrive checked and copied (ids as strings, messages and halted runs as plain JSON). The
+// helpers it shares with stores.js come from the caller (`backends(helpers)`), so loading it
+// fetches nothing else.
 
 /**
- * Waits for `target`'s `ok` event (resolving with `target.result`) or one of `fails`
- * (rejecting with `target.error`, or the event's type when there is none).
+ * The two storage backends, over the helpers stores.js gives (`errorText`, `idbFactory`,
+ * `storeError`).
+ *
+ * ```js
+ * const { WebStorageBackend, IndexedDbBackend } = (await import("./browser-stores.js")).backends(helpers)
+ * ```
  */
-function idbEvent(target, ok, fails, what) {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      for (const name of [ok, ...fails]) target[`on${name}`] = null
+export function backends({ errorText, idbFactory, storeError }) {
+  const QUOTA_NAMES = ["QuotaExceededError", "NS_ERROR_DOM_QUOTA_REACHED"]
+
+  /** Whether a thrown value says the storage is full, in any browser's spelling. */
+  const isQuota = (error) => QUOTA_NAMES.includes(error?.name) || error?.code === 22
+
+  /** Conversations and halted runs as JSON text in a Web Storage object, under `prefix`. */
+  class WebStorageBackend {
+    #storage
+    #prefix
+
+    constructor(storage, prefix) {
+      this.#storage = storage
+      this.#prefix = prefix
     }
-    target[`on${ok}`] = () => {
-      done()
-      resolve(target.result)
+
+    #call(method, args) {
+      const f = this.#storage[method]
+      if (typeof f !== "function") throw storeError("invalid_argument", `the storage has no ${method}()`)
+      return f.apply(this.#storage, args)
     }
-    const fail = (event) => {
-      done()
-      reject(idbFailure(what, target.error ?? event?.type))
-    }
-    for (const name of fails) target[`on${name}`] = fail
-  })
-}
 
-/** Calls `target[method](...args)`, saying which method is missing. */
-function idbCall(target, method, ...args) {
-  if (typeof target?.[method] !== "function") throw storeError("store", `IndexedDB: ${method} is not a function`)
-  return target[method](...args)
-}
-
-/**
- * Conversations and halted runs in one IndexedDB object store, under array keys
- * `["conversation", id]` and `["pending", key]`; each write is one `readwrite` transaction
- * putting a whole record.
- */
-export class IndexedDbBackend {
-  #dbName
-  #storeName
-  /** The connection being opened or open: a Promise of the `IDBDatabase`. */
-  #opening = null
-  /** The open connection, closed when another tab upgrades the database. */
-  #db = null
-
-  constructor(dbName, storeName) {
-    this.#dbName = dbName
-    this.#storeName = storeName
-  }
-
-  close() {
-    this.#opening = null
-    const db = this.#db
-    this.#db = null
-    if (db) {
-      db.onversionchange = null
-      db.close()
-    }
-  }
-
-  /** Opens the database with this store's object store in it, upgrading when it is missing. */
-  async #open() {
-    const factory = idbFactory()
-    let version
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const request = version === undefined ? idbCall(factory, "open", this.#dbName) : idbCall(factory, "open", this.#dbName, version)
-      request.onupgradeneeded = () => {
-        const db = request.result
-        if (!db.objectStoreNames.contains(this.#storeName)) db.createObjectStore(this.#storeName)
-      }
-      const db = await idbEvent(request, "success", ["error"], "open")
-      request.onupgradeneeded = null
-      if (db.objectStoreNames.contains(this.#storeName)) {
-        db.onversionchange = () => this.close()
-        this.#db = db
-        return db
-      }
-      version = (Number(db.version) || 1) + 1
-      db.close()
-    }
-    throw storeError("store", "IndexedDB: could not create the object store")
-  }
-
-  #connection() {
-    if (this.#opening === null) {
-      const opening = this.#open()
-      this.#opening = opening
-      opening.catch(() => {
-        if (this.#opening === opening) this.#opening = null
-      })
-    }
-    return this.#opening
-  }
-
-  /** The object store in a new transaction, reopening once if the connection was closed. */
-  async #objectStore(mode) {
-    let tx
-    try {
-      tx = (await this.#connection()).transaction(this.#storeName, mode)
-    } catch (thrown) {
-      if (typeof thrown?.code === "string") throw thrown // opening failed: already a store error
-      this.close()
-      const db = await this.#connection()
+    #read(key) {
+      let text
       try {
-        tx = db.transaction(this.#storeName, mode)
-      } catch (again) {
-        throw idbFailure("transaction", again)
+        text = this.#call("getItem", [key])
+      } catch (thrown) {
+        throw storeError("store", `reading "${key}" failed: ${errorText(thrown)}`)
+      }
+      if (typeof text !== "string") return undefined
+      try {
+        return JSON.parse(text)
+      } catch {
+        throw storeError("store", `the value under "${key}" is not JSON`)
       }
     }
-    try {
-      return [tx, tx.objectStore(this.#storeName)]
-    } catch (thrown) {
-      throw idbFailure("transaction", thrown)
+
+    #write(key, value, what) {
+      const text = JSON.stringify(value)
+      try {
+        this.#call("setItem", [key, text])
+      } catch (thrown) {
+        if (isQuota(thrown)) {
+          throw storeError(
+            "quota_exceeded",
+            `${what}: the storage is full: ${text.length} characters under "${key}" did not fit (${errorText(thrown)}); free space or use IndexedDbConversationStore`,
+          )
+        }
+        throw storeError("store", `${what}: writing "${key}" failed: ${errorText(thrown)}`)
+      }
+    }
+
+    get(id) {
+      const key = `${this.#prefix}conversation:${id}`
+      const list = this.#read(key)
+      if (list === undefined || Array.isArray(list)) return list
+      throw storeError("store", `the value under "${key}" is not a transcript`)
+    }
+
+    save(id, messages) {
+      this.#write(`${this.#prefix}conversation:${id}`, messages, "save")
+    }
+
+    savePending(key, result) {
+      this.#write(`${this.#prefix}pending:${key}`, result, "savePending")
+    }
+
+    loadPending(key) {
+      return this.#read(`${this.#prefix}pending:${key}`)
+    }
+
+    deletePending(key) {
+      const name = `${this.#prefix}pending:${key}`
+      try {
+        this.#call("removeItem", [name])
+      } catch (thrown) {
+        throw storeError("store", `removing "${name}" failed: ${errorText(thrown)}`)
+      }
     }
   }
 
-  async #read(key) {
-    const [, store] = await this.#objectStore("readonly")
-    let request
-    try {
-      request = store.get(key)
-    } catch (thrown) {
-      throw idbFailure("read", thrown)
+  /** A failed IndexedDB operation as an `Error`: code `"quota_exceeded"` when storage is full. */
+  function idbFailure(what, error) {
+    const name = typeof error?.name === "string" ? error.name : ""
+    const detail = typeof error?.message === "string" ? error.message : typeof error === "string" ? error : ""
+    return storeError(name === "QuotaExceededError" ? "quota_exceeded" : "store", `IndexedDB ${what} failed: ${name}: ${detail}`)
+  }
+
+  /**
+   * Waits for `target`'s `ok` event (resolving with `target.result`) or one of `fails`
+   * (rejecting with `target.error`, or the event's type when there is none).
+   */
+  function idbEvent(target, ok, fails, what) {
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        for (const name of [ok, ...fails]) target[`on${name}`] = null
+      }
+      target[`on${ok}`] = () => {
+        done()
+        resolve(target.result)
+      }
+      const fail = (event) => {
+        done()
+        reject(idbFailure(what, target.error ?? event?.type))
+      }
+      for (const name of fails) target[`on${name}`] = fail
+    })
+  }
+
+  /** Calls `target[method](...args)`, saying which method is missing. */
+  function idbCall(target, method, ...args) {
+    if (typeof target?.[method] !== "function") throw storeError("store", `IndexedDB: ${method} is not a function`)
+    return target[method](...args)
+  }
+
+  /**
+   * Conversations and halted runs in one IndexedDB object store, under array keys
+   * `["conversation", id]` and `["pending", key]`; each write is one `readwrite` transaction
+   * putting a whole record.
+   */
+  class IndexedDbBackend {
+    #dbName
+    #storeName
+    /** The connection being opened or open: a Promise of the `IDBDatabase`. */
+    #opening = null
+    /** The open connection, closed when another tab upgrades the database. */
+    #db = null
+
+    constructor(dbName, storeName) {
+      this.#dbName = dbName
+      this.#storeName = storeName
     }
-    return idbEvent(request, "success", ["error"], "read")
-  }
 
-  async #write(key, record) {
-    const [tx, store] = await this.#objectStore("readwrite")
-    const what = record === undefined ? "delete" : "save"
-    try {
-      if (record === undefined) store.delete(key)
-      else store.put({ ...record, savedAt: Date.now() }, key)
-    } catch (thrown) {
-      throw idbFailure(what, thrown)
+    close() {
+      this.#opening = null
+      const db = this.#db
+      this.#db = null
+      if (db) {
+        db.onversionchange = null
+        db.close()
+      }
     }
-    await idbEvent(tx, "complete", ["error", "abort"], what)
+
+    /** Opens the database with this store's object store in it, upgrading when it is missing. */
+    async #open() {
+      const factory = idbFactory()
+      let version
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const request = version === undefined ? idbCall(factory, "open", this.#dbName) : idbCall(factory, "open", this.#dbName, version)
+        request.onupgradeneeded = () => {
+          const db = request.result
+          if (!db.objectStoreNames.contains(this.#storeName)) db.createObjectStore(this.#storeName)
+        }
+        const db = await idbEvent(request, "success", ["error"], "open")
+        request.onupgradeneeded = null
+        if (db.objectStoreNames.contains(this.#storeName)) {
+          db.onversionchange = () => this.close()
+          this.#db = db
+          return db
+        }
+        version = (Number(db.version) || 1) + 1
+        db.close()
+      }
+      throw storeError("store", "IndexedDB: could not create the object store")
+    }
+
+    #connection() {
+      if (this.#opening === null) {
+        const opening = this.#open()
+        this.#opening = opening
+        opening.catch(() => {
+          if (this.#opening === opening) this.#opening = null
+        })
+      }
+      return this.#opening
+    }
+
+    /** The object store in a new transaction, reopening once if the connection was closed. */
+    async #objectStore(mode) {
+      let tx
+      try {
+        tx = (await this.#connection()).transaction(this.#storeName, mode)
+      } catch (thrown) {
+        if (typeof thrown?.code === "string") throw thrown // opening failed: already a store error
+        this.close()
+        const db = await this.#connection()
+        try {
+          tx = db.transaction(this.#storeName, mode)
+        } catch (again) {
+          throw idbFailure("transaction", again)
+        }
+      }
+      try {
+        return [tx, tx.objectStore(this.#storeName)]
+      } catch (thrown) {
+        throw idbFailure("transaction", thrown)
+      }
+    }
+
+    async #read(key) {
+      const [, store] = await this.#objectStore("readonly")
+      let request
+      try {
+        request = store.get(key)
+      } catch (thrown) {
+        throw idbFailure("read", thrown)
+      }
+      return idbEvent(request, "success", ["error"], "read")
+    }
+
+    async #write(key, record) {
+      const [tx, store] = await this.#objectStore("readwrite")
+      const what = record === undefined ? "delete" : "save"
+      try {
+        if (record === undefined) store.delete(key)
+        else store.put({ ...record, savedAt: Date.now() }, key)
+      } catch (thrown) {
+        throw idbFailure(what, thrown)
+      }
+      await idbEvent(tx, "complete", ["error", "abort"], what)
+    }
+
+    async get(id) {
+      return (await this.#read(["conversation", id]))?.messages
+    }
+
+    async save(id, messages) {
+      await this.#write(["conversation", id], { id, messages })
+    }
+
+    async savePending(key, result) {
+      await this.#write(["pending", key], { key, result })
+    }
+
+    async loadPending(key) {
+      return (await this.#read(["pending", key]))?.result
+    }
+
+    async deletePending(key) {
+      await this.#write(["pending", key], undefined)
+    }
   }
 
-  async get(id) {
-    return (await this.#read(["conversation", id]))?.messages
-  }
-
-  async save(id, messages) {
-    await this.#write(["conversation", id], { id, messages })
-  }
-
-  async savePending(key, result) {
-    await this.#write(["pending", key], { key, result })
-  }
-
-  async loadPending(key) {
-    return (await this.#read(["pending", key]))?.result
-  }
-
-  async deletePending(key) {
-    await this.#write(["pending", key], undefined)
-  }
+  return { WebStorageBackend, IndexedDbBackend }
 }

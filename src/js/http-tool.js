@@ -24,7 +24,7 @@ const invalid = (message) => failure("invalid_options", message)
 /** The sending half (http-send.js), loaded when the first HTTP tool is made. */
 let sending
 function loadSend() {
-  sending ??= import("./http-send.js").catch((thrown) => {
+  sending ??= import("./http-send.js").then((module) => module.sender({ errorText }), (thrown) => {
     sending = undefined
     throw failure("unsupported", `the HTTP tool's sender could not be loaded: ${errorText(thrown)}`)
   })
@@ -173,7 +173,7 @@ export function httpToolWith(defineTool) {
         description,
         inputSchema: inputSchema ?? undefined,
         source: "http",
-        run: async (args, ctx) => (await loadSend()).send(declared, fetch, args, ctx, env),
+        run: async (args, ctx) => (await loadSend())(declared, fetch, args, ctx, env),
       })
     } catch (thrown) {
       if (typeof thrown?.message === "string") thrown.message = thrown.message.replace(/^defineTool: /, "httpTool: ")

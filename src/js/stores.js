@@ -146,7 +146,7 @@ export class InMemoryConversationStore {
 /** The browser stores' storage work (browser-stores.js), loaded once, on first use. */
 let backends
 function loadBackends() {
-  backends ??= import("./browser-stores.js").catch((thrown) => {
+  backends ??= import("./browser-stores.js").then((module) => module.backends({ errorText, idbFactory, storeError }), (thrown) => {
     backends = undefined
     throw storeError("store", `the browser stores could not be loaded: ${errorText(thrown)}`)
   })
