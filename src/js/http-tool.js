@@ -100,7 +100,7 @@ function timeoutOption(options) {
 function envOption(options) {
   const env = options.env
   if (absent(env)) return undefined // the runtime's environment (http-send.js reads it)
-  if (typeof env !== "object" && typeof env !== "function") throw invalid("env must be an object of strings")
+  if (typeof env !== "object") throw invalid("env must be an object of strings")
   return (name) => {
     try {
       const value = env[name]
