@@ -1,6 +1,6 @@
 export * from "./web/toolnexus.js"
 export * from "./stores.js"
-import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool } from "./web/toolnexus.js"
+import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool, InProcessOptions, Client } from "./web/toolnexus.js"
 
 /**
  * Declares an HTTP endpoint as a tool (`source: "http"`). `{placeholders}` in `url` are filled
@@ -24,6 +24,19 @@ import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool } from
  * ```
  */
 export declare function httpTool(options: HttpToolOptions): Tool
+
+/**
+ * A client whose model runs in this process: `generate({messages, tools, model, body})`
+ * returns `{content}` or `{toolCalls: [{id?, name, arguments}]}` (plus optional `usage`).
+ * Messages are OpenAI-shaped; hooks, shaping and the loop behave as over HTTP. Failures of
+ * `generate` are final (code `"model"`, never retried); `retries` defaults to 0.
+ *
+ * ```js
+ * import { createInProcessClient } from "toolnexus-wasm"
+ * const client = createInProcessClient({ model: "scripted", generate: async ({ messages }) => ({ content: "Hello!" }) })
+ * ```
+ */
+export declare function createInProcessClient(options: InProcessOptions): Client
 
 declare module "./web/toolnexus.js" {
   interface Toolkit {

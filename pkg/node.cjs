@@ -12,5 +12,7 @@ Object.assign(toolnexus, { InMemoryConversationStore, IndexedDbConversationStore
 
 // httpTool is plain JavaScript (http-tool.cjs) over this module's defineTool.
 toolnexus.httpTool = require("./http-tool.cjs").httpToolWith(toolnexus.defineTool)
+// createInProcessClient is plain JavaScript (in-process.cjs) over this module's createClient.
+toolnexus.createInProcessClient = require("./in-process.cjs").inProcessWith(toolnexus.createClient)
 
 module.exports = toolnexus

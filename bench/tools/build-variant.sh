@@ -28,7 +28,7 @@ rm -rf "$out" && mkdir -p "$out"
 cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/
 # The browser stores are built from src/js/stores.js (since the twelfth round), not kept in pkg/,
 # and the storage work of the browser ones from src/js/browser-stores.js (the fourteenth).
-for file in stores.js browser-stores.js http-tool.js http-send.js; do
+for file in stores.js browser-stores.js http-tool.js http-send.js in-process.js; do
   if [ -f "$src/src/js/$file" ]; then cp "$src/src/js/$file" "$out/$file"; fi
 done
 wasm-bindgen --target web --out-dir "$out/web" "$work/cargo/wasm32-unknown-unknown/release/toolnexus.wasm"

@@ -14,7 +14,6 @@ use super::promise::{call2, settle};
 use crate::core::client::hooks::{
     CallInfo, ErrorInfo, HookResult, Hooks, LlmOverride, ToolOverride, WaitFor,
 };
-use crate::core::client::in_process::Generate;
 use crate::core::client::store::Store;
 use crate::core::host::LocalBoxFuture;
 use crate::core::message::{self, Message};
@@ -254,16 +253,6 @@ pub struct JsWaitFor(pub Function);
 impl WaitFor for JsWaitFor {
     fn wait_for(&self, request: &Request) -> LocalBoxFuture<'static, Result<Value, String>> {
         let (f, request) = (self.0.clone(), record_to_js(request));
-        Box::pin(async move { to_json(&call_with(f, JsValue::UNDEFINED, request).await?) })
-    }
-}
-
-/// `generate({messages, tools, model, body})` of an in-process model.
-pub struct JsGenerate(pub Function);
-
-impl Generate for JsGenerate {
-    fn generate(&self, request: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
-        let (f, request) = (self.0.clone(), from_json(&request));
         Box::pin(async move { to_json(&call_with(f, JsValue::UNDEFINED, request).await?) })
     }
 }

@@ -1,9 +1,10 @@
-//! `createClient` and `createInProcessClient`: options in, a `Client` out.
+//! `createClient`: options in, a `Client` out (`createInProcessClient` is plain JavaScript over
+//! it, `src/js/in-process.js`).
 
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::callbacks::{JsGenerate, JsHooks, JsMetricSink, JsWaitFor};
+use super::callbacks::{JsHooks, JsMetricSink, JsWaitFor};
 use super::client::ClientHandle;
 use super::client_options::{api_key, common, function_opt, string_opt};
 use super::convert::{get, js_error};
@@ -11,7 +12,6 @@ use super::host::JsClock;
 use super::http::FetchHttp;
 use super::store::default_store;
 use crate::core::client::config::Style;
-use crate::core::client::in_process::{InProcessHttp, IN_PROCESS_BASE_URL};
 use crate::core::client::run::Client;
 use crate::core::client::telemetry::{MetricSink, Telemetry};
 use crate::core::host::Http;
@@ -107,40 +107,5 @@ pub fn create_client(
     let mut client = build(&options, style, base_url, Rc::new(http), what)?;
     let config = Rc::make_mut(&mut client.core.config);
     config.api_key = api_key(&options, style, what)?;
-    Ok(client)
-}
-
-/// A client whose model runs in this process: `generate({messages, tools, model, body})`
-/// returns `{content}` or `{toolCalls: [{id?, name, arguments}]}` (plus optional `usage`).
-/// Messages are OpenAI-shaped. Failures of `generate` are final.
-///
-/// ```js
-/// const client = createInProcessClient({ model: "scripted", generate: async ({ messages }) => ({ content: "Hello!" }) })
-/// ```
-#[wasm_bindgen(js_name = createInProcessClient)]
-pub fn create_in_process_client(
-    #[wasm_bindgen(unchecked_param_type = "InProcessOptions")] options: JsValue,
-) -> Result<ClientHandle, JsValue> {
-    let what = "createInProcessClient";
-    let generate = function_opt(&options, "generate", what)?.ok_or_else(|| {
-        js_error(
-            "invalid_options",
-            "createInProcessClient requires a generate function",
-        )
-    })?;
-    let http = InProcessHttp {
-        generate: Rc::new(JsGenerate(generate)),
-    };
-    let mut client = build(
-        &options,
-        Style::OpenAi,
-        IN_PROCESS_BASE_URL.into(),
-        Rc::new(http),
-        what,
-    )?;
-    // No wire, so no transient failure to ride out: whatever `generate` throws throws again.
-    if get(&options, "retries").is_undefined() {
-        Rc::make_mut(&mut client.core.config).retries = 0;
-    }
     Ok(client)
 }

@@ -77,10 +77,15 @@ impl FetchHttp {
     }
 }
 
-/// Why a request failed: aborted when its signal fired, else the thrown message.
+/// Why a request failed: aborted when its signal fired; refused for good when the transport
+/// says so (`__toolnexusRefused`: the in-process model of `in-process.js` failed, which no
+/// retry mends); else the thrown message.
 fn failure(signal: &Option<Signal>, thrown: &JsValue, context: &str) -> HttpError {
-    match signal.as_ref().filter(|s| s.is_aborted()) {
-        Some(s) => HttpError::Aborted(s.reason()),
+    if let Some(s) = signal.as_ref().filter(|s| s.is_aborted()) {
+        return HttpError::Aborted(s.reason());
+    }
+    match get(thrown, "__toolnexusRefused").as_string() {
+        Some(message) => HttpError::Refused(message),
         None => HttpError::Network(format!("{context}{}", network_text(thrown))),
     }
 }

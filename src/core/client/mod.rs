@@ -5,7 +5,6 @@ pub mod call;
 pub mod config;
 pub mod error;
 pub mod hooks;
-pub mod in_process;
 pub mod relay;
 pub mod request_cache;
 pub mod result;

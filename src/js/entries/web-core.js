@@ -3,10 +3,11 @@
 // instantiated once with top-level await from web/toolnexus_bg.wasm beside it. The build
 // bundles this entry with everything it imports into pkg/core/index.js
 // (scripts/bundle-entry.mjs): its imports are written from there.
-import init, { Toolkit, Client, __setDefaultStore, defineTool } from "./web/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, defineTool, createClient } from "./web/toolnexus.js"
 import { installIdioms } from "../register.js"
 import { InMemoryConversationStore } from "../stores.js"
 import { httpToolWith } from "../http-tool.js"
+import { inProcessWith } from "../in-process.js"
 
 await init()
 installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
@@ -15,3 +16,5 @@ export * from "./web/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"
 // httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
 export const httpTool = httpToolWith(defineTool)
+// createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
+export const createInProcessClient = inProcessWith(createClient)
