@@ -7,17 +7,13 @@
 // the options; http-send.js, loaded when the first HTTP tool is made, builds and sends the
 // requests. The entries export it as `httpTool`; the build ships both minified, and this one
 // as CommonJS in http-tool.cjs too (which loads the same http-send.js).
-import { errorText, typeName } from "./stores.js"
+import { errorText, storeError, typeName } from "./stores.js"
 
 const BODIES = ["json", "form", "raw"]
 const RESULTS = ["text", "json", "status+text"]
 
 /** An `Error` with a stable `code`, its message prefixed as the rest of the API's are. */
-function failure(code, message) {
-  const error = new Error(`httpTool: ${message}`)
-  error.code = code
-  return error
-}
+const failure = (code, message) => storeError(code, `httpTool: ${message}`)
 
 const invalid = (message) => failure("invalid_options", message)
 

@@ -6,17 +6,13 @@
 // failure of `generate` (or an answer it cannot use) is final: the transport refuses the
 // request (`__toolnexusRefused`, which the module's fetch reader turns into a `model` error
 // that is never retried). The entries export it as `createInProcessClient`.
-import { errorText, typeName } from "./stores.js"
+import { errorText, storeError, typeName } from "./stores.js"
 
 /** The base URL an in-process client reports; it is never dialled. */
 const BASE_URL = "http://in-process.invalid/v1"
 const WHAT = "createInProcessClient"
 
-function invalid(message) {
-  const error = new Error(message)
-  error.code = "invalid_options"
-  return error
-}
+const invalid = (message) => storeError("invalid_options", message)
 
 /** A refusal the module reads as final: `the in-process model failed: <message>`. */
 function refused(message) {

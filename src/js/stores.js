@@ -33,7 +33,7 @@ export function errorText(thrown) {
   }
 }
 
-/** An `Error` with a stable `code` beside its message. */
+/** An `Error` with a stable `code` beside its message (the stores', httpTool's and createInProcessClient's). */
 export function storeError(code, message) {
   const error = new Error(message)
   error.code = code
