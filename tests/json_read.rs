@@ -1,15 +1,19 @@
-//! `core::json_read`'s hand readers agree with the serde derives they replace in the module:
+//! The readers `record!` writes agree with the serde derives it also writes off the module:
 //! the same record for every object that is one, and the same error text for every object or
 //! scalar that is not (wrong types in key order first, then the first missing field). The one
-//! difference is deliberate: serde also reads a record from a positional array, the readers
-//! refuse one.
+//! difference is deliberate: serde may also read a record from a positional array, the
+//! readers refuse one.
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
-use toolnexus::core::json_read::invalid_type;
+use toolnexus::core::client::result::ToolCallRecord;
+use toolnexus::core::metrics::MetricEvent;
+use toolnexus::core::record::invalid_type;
+use toolnexus::core::record::Record;
 use toolnexus::core::skills::SkillDef;
 use toolnexus::core::types::{Answer, Request, ToolResult};
+use toolnexus::core::wire::Usage;
 use toolnexus::{
     core::value::{Map, Value},
     json,
@@ -64,6 +68,25 @@ fn same<T: DeserializeOwned + PartialEq + std::fmt::Debug>(
 const REQUEST: &[&str] = &["id", "kind", "prompt", "url", "data", "expiresAt", "other"];
 const ANSWER: &[&str] = &["id", "ok", "data", "reason", "other"];
 const RESULT: &[&str] = &["output", "isError", "metadata", "other"];
+const USAGE: &[&str] = &["promptTokens", "completionTokens", "totalTokens", "other"];
+const CALL: &[&str] = &["name", "args", "output", "isError", "metadata", "other"];
+const METRIC: &[&str] = &[
+    "event",
+    "model",
+    "status",
+    "ms",
+    "promptTokens",
+    "completionTokens",
+    "tool",
+    "source",
+    "isError",
+    "pending",
+    "turns",
+    "toolCalls",
+    "totalTokens",
+    "error",
+    "other",
+];
 const SKILL: &[&str] = &[
     "name",
     "description",
@@ -98,6 +121,34 @@ proptest! {
     fn skills_read_as_serde_reads_them(v in prop_oneof![object(SKILL), value()]) {
         prop_assume!(!v.is_array());
         same(&v, SkillDef::from_json)?;
+    }
+
+    #[test]
+    fn usages_read_as_serde_reads_them(v in prop_oneof![object(USAGE), value()]) {
+        prop_assume!(!v.is_array());
+        same(&v, Usage::from_json)?;
+    }
+
+    #[test]
+    fn tool_call_records_read_as_serde_reads_them(v in prop_oneof![object(CALL), value()]) {
+        prop_assume!(!v.is_array());
+        same(&v, ToolCallRecord::from_json)?;
+    }
+
+    /// A tagged union: the tag's word picks the variant (`event` set to a known word often).
+    #[test]
+    fn metric_events_read_as_serde_reads_them(
+        v in prop_oneof![object(METRIC), value()],
+        word in proptest::sample::select(&["llm", "tool", "run", "other"][..]),
+    ) {
+        let mut v = v;
+        if let Value::Object(map) = &mut v {
+            if !map.contains_key("event") {
+                map.insert("event".into(), Value::String(word.into()));
+            }
+        }
+        prop_assume!(!v.is_array());
+        same(&v, <MetricEvent as Record>::from_json)?;
     }
 
     #[test]
@@ -174,7 +225,6 @@ fn rare_non_printables_stay_unescaped() {
 #[test]
 fn a_positional_array_is_not_a_record() {
     let positional = json!(["p1", "approval", "Send?"]);
-    assert!(serde_json::from_value::<Request>(serde_json::Value::from(positional.clone())).is_ok());
     assert_eq!(
         Request::from_json(positional).unwrap_err(),
         "invalid type: sequence, expected struct Request"

@@ -10,7 +10,6 @@ use proptest::prelude::*;
 use toolnexus::core::client::result::{RunResult, Status, ToolCallRecord};
 use toolnexus::core::client::telemetry::StreamEvent;
 use toolnexus::core::json_text::{to_text, Json};
-use toolnexus::core::json_write::ToJsonText;
 use toolnexus::core::message::Message;
 use toolnexus::core::metrics::MetricEvent;
 use toolnexus::core::types::{Answer, Request, ToolResult};
@@ -140,7 +139,7 @@ fn metric_event() -> impl Strategy<Value = MetricEvent> {
         )
             .prop_map(|(model, status, ms, p, c)| MetricEvent::Llm {
                 model,
-                status,
+                status: status.into(),
                 ms,
                 prompt_tokens: p,
                 completion_tokens: c,

@@ -65,7 +65,7 @@ fn a_failed_run_emits_an_llm_error_and_a_run_with_its_error() {
         events[0],
         MetricEvent::Llm {
             model: MODEL.into(),
-            status: "error",
+            status: "error".into(),
             ms: 0.0,
             prompt_tokens: 0,
             completion_tokens: 0

@@ -94,7 +94,7 @@ fn a_run_emits_llm_per_call_tool_per_call_and_one_run() {
             events[0],
             MetricEvent::Llm {
                 model: MODEL.into(),
-                status: "ok",
+                status: "ok".into(),
                 ms: 0.0,
                 prompt_tokens: 3,
                 completion_tokens: 2
@@ -188,7 +188,7 @@ fn a_suspension_is_a_pending_tool_event_and_its_retry_another() {
 fn the_events_serialise_to_the_documented_shapes() {
     let llm = MetricEvent::Llm {
         model: "m".into(),
-        status: "ok",
+        status: "ok".into(),
         ms: 1.5,
         prompt_tokens: 3,
         completion_tokens: 4,

@@ -100,7 +100,7 @@ pub fn write_number(out: &mut Vec<u8>, n: &Number) {
 }
 
 /// Appends the decimal digits of `n`.
-fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+pub fn write_u64(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {

@@ -63,6 +63,12 @@ macro_rules! as_json_by_from {
 }
 as_json_by_from!(bool, u8, u16, u32, u64, usize, i8, i16, i32, i64, f64);
 
+impl<T: AsJson> AsJson for Box<T> {
+    fn as_json(&self) -> Value {
+        (**self).as_json()
+    }
+}
+
 impl<T: AsJson> AsJson for Option<T> {
     fn as_json(&self) -> Value {
         self.as_ref().map_or(Value::Null, AsJson::as_json)

@@ -258,3 +258,27 @@ impl<'de> Deserialize<'de> for Message {
         Value::deserialize(deserializer).map(Message::from_value)
     }
 }
+
+/// A transcript entry as a record field: any JSON value, written as its text.
+impl crate::core::record::Field for Message {
+    fn read(value: Option<Value>, key: &str) -> Result<Self, String> {
+        value
+            .map(Message::from_value)
+            .ok_or_else(|| format!("missing field `{key}`"))
+    }
+    fn check(_: &Value) -> Result<(), String> {
+        Ok(())
+    }
+    fn write_value(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.text.as_bytes());
+    }
+    fn ts(out: &mut String) {
+        out.push_str("Message");
+    }
+}
+
+impl crate::core::json_value::AsJson for Message {
+    fn as_json(&self) -> Value {
+        self.value().clone()
+    }
+}

@@ -3,68 +3,55 @@
 
 use crate::core::hashed::Hashed;
 use crate::core::text::JoinWith;
-#[cfg(not(target_arch = "wasm32"))]
-use serde::Serialize;
 
 /// Histogram buckets in seconds, fixed across every port.
 pub const DURATION_BUCKETS: [f64; 10] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0];
 
-/// One event, as `onMetric` receives it.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    serde(tag = "event", rename_all = "lowercase")
-)]
-pub enum MetricEvent {
-    /// One model call (retries included).
-    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
-    Llm {
-        /// The configured model.
-        model: String,
-        /// `"ok"` or `"error"`.
-        status: &'static str,
-        /// Duration in milliseconds.
-        ms: f64,
-        /// Input tokens of this call.
-        prompt_tokens: u64,
-        /// Output tokens of this call.
-        completion_tokens: u64,
-    },
-    /// One tool call (a retry after `waitFor` is its own event).
-    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
-    Tool {
-        /// The tool's name.
-        tool: String,
-        /// The tool's source.
-        source: String,
-        /// Whether it failed; a suspension is not a failure.
-        is_error: bool,
-        /// Whether it suspended.
-        pending: bool,
-        /// Duration in milliseconds.
-        ms: f64,
-    },
-    /// One run.
-    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
-    Run {
-        /// The configured model.
-        model: String,
-        /// Model calls made.
-        turns: u32,
-        /// Tool calls recorded.
-        tool_calls: usize,
-        /// Tokens used.
-        total_tokens: u64,
-        /// Duration in milliseconds.
-        ms: f64,
-        /// The error that ended it, if one did.
-        #[cfg_attr(
-            not(target_arch = "wasm32"),
-            serde(skip_serializing_if = "Option::is_none")
-        )]
-        error: Option<String>,
-    },
+crate::tagged! {
+    /// One event, as `onMetric` receives it.
+    pub enum MetricEvent as "internally tagged enum MetricEvent" by "event" {
+        /// One model call (retries included).
+        Llm = "llm" {
+            /// The configured model.
+            model: String = "model",
+            /// `"ok"` or `"error"`.
+            status: String = "status" as r#""ok" | "error""#,
+            /// Duration in milliseconds.
+            ms: f64 = "ms",
+            /// Input tokens of this call.
+            prompt_tokens: u64 = "promptTokens",
+            /// Output tokens of this call.
+            completion_tokens: u64 = "completionTokens",
+        },
+        /// One tool call (a retry after `waitFor` is its own event).
+        Tool = "tool" {
+            /// The tool's name.
+            tool: String = "tool",
+            /// The tool's source.
+            source: String = "source",
+            /// Whether it failed; a suspension is not a failure.
+            is_error: bool = "isError",
+            /// Whether it suspended.
+            pending: bool = "pending",
+            /// Duration in milliseconds.
+            ms: f64 = "ms",
+        },
+        /// One run.
+        Run = "run" {
+            /// The configured model.
+            model: String = "model",
+            /// Model calls made.
+            turns: u32 = "turns",
+            /// Tool calls recorded.
+            tool_calls: usize = "toolCalls",
+            /// Tokens used.
+            total_tokens: u64 = "totalTokens",
+            /// Duration in milliseconds.
+            ms: f64 = "ms",
+            /// The error that ended it, if one did.
+            error: Option<String> = "error",
+        },
+    }
 }
 
 #[derive(Default)]

@@ -8,6 +8,7 @@ pub mod builtin_toggle;
 #[cfg(feature = "full")]
 pub mod builtins;
 pub mod client;
+pub mod contract;
 pub mod execute;
 #[cfg(feature = "full")]
 pub mod fs;
@@ -16,16 +17,15 @@ pub mod host;
 pub mod input_schema;
 pub mod jsfmt;
 pub mod json_parse;
-pub mod json_read;
 pub mod json_scan;
 pub mod json_text;
 pub mod json_value;
-pub mod json_write;
 #[cfg(feature = "full")]
 pub mod mcp;
 pub mod message;
 pub mod metrics;
 pub mod names;
+pub mod record;
 pub mod relay;
 pub mod schema;
 #[cfg(feature = "full")]

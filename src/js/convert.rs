@@ -25,7 +25,7 @@ pub fn from_json(value: &Value) -> JsValue {
 }
 
 /// A record (`ToolResult`, `Request`, an event) as a fresh JS value, through its JSON text.
-pub fn record_to_js(record: &impl crate::core::json_write::ToJsonText) -> JsValue {
+pub fn record_to_js(record: &impl crate::core::record::Record) -> JsValue {
     from_json_text(&record.to_json_text())
 }
 

@@ -8,7 +8,7 @@ use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use crate::core::json_write::ToJsonText;
+use crate::core::record::Record;
 
 use super::convert::{from_json_text, get, js_error, record_to_js, to_json, type_name};
 use super::host::{signal_from, JsClock, JsSignal};
@@ -48,7 +48,7 @@ impl Tool for JsTool {
                 None => any.is::<Unfired>().then_some(JsValue::TRUE),
             }
         });
-        let answer = ctx.answer.as_ref().map(ToJsonText::to_json_text);
+        let answer = ctx.answer.as_ref().map(Record::to_json_text);
         let args = json_text::to_text(args);
         let slot = Slot::new();
         let returned = shim_call_tool(

@@ -3,6 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
+/// The contract's records, generated from their declarations (`src/core/contract.rs`).
+#[wasm_bindgen(typescript_custom_section)]
+const RECORDS: &'static str = include_str!("records.d.ts");
+
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
 /** A JSON Schema object describing a tool's arguments. */
@@ -16,32 +20,6 @@ export interface JSONSchema {
 
 /** Where a tool comes from. */
 export type ToolSource = "mcp" | "skill" | "builtin" | "native" | "http" | "a2a" | "relay" | "custom" | (string & {})
-
-/** What a tool hands back to the model. `metadata.pending` marks a suspension. */
-export interface ToolResult {
-  output: string
-  isError: boolean
-  metadata?: Record<string, unknown>
-}
-
-/** An out-of-band question a suspended tool asks the host. Keys are fixed across ports. */
-export interface Request {
-  id: string
-  kind: "authorization" | "approval" | "input" | "question" | "tool_call" | (string & {})
-  prompt: string
-  url?: string
-  data?: Record<string, unknown>
-  /** RFC 3339; the request is stale after this. */
-  expiresAt?: string
-}
-
-/** The host's resolution of a {@link Request}. */
-export interface Answer {
-  id: string
-  ok: boolean
-  data?: Record<string, unknown>
-  reason?: "declined" | "cancelled" | "expired" | (string & {})
-}
 
 /** A request for {@link pending}: the `id` is generated when absent. */
 export type PendingInput = Omit<Request, "id"> & { id?: string }
@@ -103,40 +81,6 @@ export interface AnthropicTool {
 /** A transcript entry, in the client style's own shape (OpenAI or Anthropic messages). */
 export type Message = Record<string, unknown>
 
-/** One tool call of a run, with its outcome. */
-export interface ToolCallRecord {
-  name: string
-  args: Record<string, unknown>
-  output: string
-  isError: boolean
-  metadata?: Record<string, unknown>
-}
-
-/** Token usage summed over a run's model calls. */
-export interface Usage {
-  promptTokens: number
-  completionTokens: number
-  totalTokens: number
-}
-
-/** What `run` / `ask` resolve to: plain JSON. */
-export interface RunResult {
-  text: string
-  messages: Message[]
-  toolCalls: ToolCallRecord[]
-  toolCallCount: number
-  turns: number
-  usage: Usage
-  model: string
-  status: "done" | "pending" | "incomplete"
-  /** Present iff `status` is `"pending"`. */
-  pending?: Request
-  /** Present iff `status` is `"incomplete"`. */
-  limit?: "maxTurns" | (string & {})
-  /** Set when `ask` saved nothing because the store's `save` failed. */
-  saveError?: string
-}
-
 /** Where `ask({id})` keeps transcripts. */
 export interface ConversationStore {
   get(id: string): Promise<Message[] | undefined>
@@ -181,12 +125,6 @@ export interface CommonClientOptions {
   onError?: (info: ErrorInfo) => "retry" | "fail" | undefined
 }
 
-/** A semantic metric event, as `onMetric` receives it. */
-export type MetricEvent =
-  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }
-  | { event: "tool"; tool: string; source: string; isError: boolean; pending: boolean; ms: number }
-  | { event: "run"; model: string; turns: number; toolCalls: number; totalTokens: number; ms: number; error?: string }
-
 /** A failed model call, as `onError` sees it. */
 export interface ErrorInfo {
   /** The transport error, when there was no response. */
@@ -198,15 +136,6 @@ export interface ErrorInfo {
   /** Whether the default policy would retry it (429, 500, 502, 503, 504, network errors). */
   retryable: boolean
 }
-
-/** An event of `client.stream()`. */
-export type StreamEvent =
-  | { type: "text"; delta: string }
-  | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> }
-  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
-  | { type: "usage"; usage: Usage }
-  | { type: "pending"; request: Request }
-  | { type: "done"; result: RunResult }
 
 /** The second argument of `stream`. */
 export interface StreamOptions {

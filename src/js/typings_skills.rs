@@ -3,21 +3,12 @@
 
 use wasm_bindgen::prelude::*;
 
+/// The full build's records, generated from their declarations (`src/core/contract.rs`).
+#[wasm_bindgen(typescript_custom_section)]
+const RECORDS: &'static str = include_str!("records_full.d.ts");
+
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
-/** A skill supplied as data: no filesystem involved. */
-export interface SkillDef {
-  /** Unique; a missing or empty name skips the skill (`missing-name`). */
-  name: string
-  /** Shown in `skillsPrompt()`; a skill without one is loadable but not listed. */
-  description?: string
-  /** The instructions the `skill` tool hands back. */
-  content: string
-  /** Logical resource names listed in `<skill_files>`. */
-  resources?: string[]
-  /** Logical base shown as the skill's base directory (default `skill://<name>/`). */
-  base?: string
-}
 
 /** A discovered skill. */
 export interface SkillInfo {

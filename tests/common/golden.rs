@@ -54,7 +54,7 @@ pub fn conformance_events() -> Vec<MetricEvent> {
     vec![
         MetricEvent::Llm {
             model: "gpt-x".into(),
-            status: "ok",
+            status: "ok".into(),
             ms: 120.0,
             prompt_tokens: 3,
             completion_tokens: 2,

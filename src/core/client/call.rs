@@ -118,7 +118,7 @@ impl Llm {
             let usage = outcome.as_ref().map(|c| c.reply.usage).unwrap_or_default();
             llm.telemetry.emit(MetricEvent::Llm {
                 model: llm.config.model.clone(),
-                status: if outcome.is_ok() { "ok" } else { "error" },
+                status: if outcome.is_ok() { "ok" } else { "error" }.to_owned(),
                 ms: llm.clock.now_ms() - start,
                 prompt_tokens: usage.prompt_tokens,
                 completion_tokens: usage.completion_tokens,
@@ -369,7 +369,7 @@ impl Drop for InFlight {
         if !self.settled {
             self.llm.telemetry.emit(MetricEvent::Llm {
                 model: self.llm.config.model.clone(),
-                status: "error",
+                status: "error".to_owned(),
                 ms: self.llm.clock.now_ms() - self.start,
                 prompt_tokens: 0,
                 completion_tokens: 0,

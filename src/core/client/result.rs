@@ -1,76 +1,67 @@
 //! What a run returns: plain data, `JSON.stringify`-round-trippable.
 
 use crate::core::value::{Map, Value};
-use serde::Deserialize;
-#[cfg(not(target_arch = "wasm32"))]
-use serde::Serialize;
 
 use crate::core::json_text;
 use crate::core::message::Message;
+use crate::core::record::{Field, Record};
 use crate::core::types::Request;
 use crate::core::wire::Usage;
 
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// The model gave a final answer.
-    Done,
-    /// A tool suspended and no `waitFor` was set: `pending` holds the request.
-    Pending,
-    /// A limit stopped the run: `limit` names it.
-    Incomplete,
+crate::word! {
+    /// How a run ended.
+    pub enum Status as "enum Status" {
+        /// The model gave a final answer.
+        Done = "done",
+        /// A tool suspended and no `waitFor` was set: `pending` holds the request.
+        Pending = "pending",
+        /// A limit stopped the run: `limit` names it.
+        Incomplete = "incomplete",
+    }
 }
 
-/// One tool call of the run, with its outcome.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
-#[serde(rename_all = "camelCase")]
-pub struct ToolCallRecord {
-    /// The tool's name.
-    pub name: String,
-    /// The arguments it ran with (after any `beforeTool` rewrite).
-    pub args: Value,
-    /// Its output.
-    pub output: String,
-    /// Whether it failed.
-    pub is_error: bool,
-    /// Its metadata.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+crate::record! {
+    /// One tool call of a run, with its outcome.
+    pub struct ToolCallRecord as "struct ToolCallRecord" {
+        /// The tool's name.
+        pub name: String = "name",
+        /// The arguments it ran with (after any `beforeTool` rewrite).
+        pub args: Value = "args" as "Record<string, unknown>",
+        /// Its output.
+        pub output: String = "output",
+        /// Whether it failed.
+        pub is_error: bool = "isError",
+        /// Its metadata.
+        pub metadata: Option<Map<String, Value>> = "metadata",
+    }
 }
 
-/// The result of `run` / `ask` (SPEC §8, §10).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
-#[serde(rename_all = "camelCase")]
-pub struct RunResult {
-    /// The final text (the pending prompt when halted).
-    pub text: String,
-    /// The whole transcript, in the dialect's shape.
-    pub messages: Vec<Message>,
-    /// Every tool call, in order.
-    pub tool_calls: Vec<ToolCallRecord>,
-    /// `tool_calls.len()`.
-    pub tool_call_count: usize,
-    /// Model calls made.
-    pub turns: u32,
-    /// Usage summed over the model calls.
-    pub usage: Usage,
-    /// The configured model.
-    pub model: String,
-    /// How the run ended.
-    pub status: Status,
-    /// The suspension, iff `status` is `pending`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pending: Option<Request>,
-    /// The limit that stopped the run, iff `status` is `incomplete`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limit: Option<String>,
-    /// Set when `ask` ran but saving the transcript to the store failed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub save_error: Option<String>,
+crate::record! {
+    /// What `run` / `ask` resolve to (SPEC §8, §10): plain JSON.
+    pub struct RunResult as "struct RunResult" {
+        /// The final text (the pending prompt when halted).
+        pub text: String = "text",
+        /// The whole transcript, in the dialect's shape.
+        pub messages: Vec<Message> = "messages",
+        /// Every tool call, in order.
+        pub tool_calls: Vec<ToolCallRecord> = "toolCalls",
+        /// The number of tool calls.
+        pub tool_call_count: usize = "toolCallCount",
+        /// Model calls made.
+        pub turns: u32 = "turns",
+        /// Usage summed over the model calls.
+        pub usage: Usage = "usage",
+        /// The configured model.
+        pub model: String = "model",
+        /// How the run ended.
+        pub status: Status = "status",
+        /// Present iff `status` is `"pending"`.
+        pub pending: Option<Request> = "pending",
+        /// Present iff `status` is `"incomplete"`.
+        pub limit: Option<String> = "limit" as r#""maxTurns" | (string & {})"#,
+        /// Set when `ask` saved nothing because the store's `save` failed.
+        pub save_error: Option<String> = "saveError",
+    }
 }
 
 /// A [`RunResult`] as its two lists' JSON texts and the JSON text of its optional fields, for
@@ -107,7 +98,15 @@ impl RunResult {
         let extra = has_extra.then(|| {
             let mut out = Vec::with_capacity(64);
             let mut object = json_text::Object::new(&mut out);
-            crate::core::json_write::write_extra(&mut object, self);
+            if let Some(pending) = &self.pending {
+                pending.write_value(object.key("pending"));
+            }
+            if let Some(limit) = &self.limit {
+                object.str("limit", limit);
+            }
+            if let Some(save_error) = &self.save_error {
+                object.str("saveError", save_error);
+            }
             object.end();
             json_text::buffer_text(out)
         });
@@ -119,24 +118,7 @@ impl RunResult {
     }
 }
 
-impl Status {
-    /// The status as the result's JSON writes it.
-    ///
-    /// ```
-    /// # use toolnexus::core::client::result::Status;
-    /// assert_eq!(Status::Incomplete.as_str(), "incomplete");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Done => "done",
-            Status::Pending => "pending",
-            Status::Incomplete => "incomplete",
-        }
-    }
-}
-
-/// The JSON text of `records`, exactly serde_json's (the same keys, order and escaping),
-/// written without going through `Serialize`.
+/// The JSON text of `records`, exactly serde_json's.
 fn tool_calls_text(records: &[ToolCallRecord]) -> String {
     let mut out = Vec::with_capacity(64 * records.len() + 2);
     out.push(b'[');
@@ -144,24 +126,8 @@ fn tool_calls_text(records: &[ToolCallRecord]) -> String {
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(br#"{"name":"#);
-        json_text::write_str(&mut out, &record.name);
-        out.extend_from_slice(br#","args":"#);
-        json_text::write_value(&mut out, &record.args);
-        out.extend_from_slice(br#","output":"#);
-        json_text::write_str(&mut out, &record.output);
-        out.extend_from_slice(if record.is_error {
-            br#","isError":true"#
-        } else {
-            br#","isError":false"#
-        });
-        if let Some(metadata) = &record.metadata {
-            out.extend_from_slice(br#","metadata":"#);
-            json_text::write_map(&mut out, metadata);
-        }
-        out.push(b'}');
+        record.write_json(&mut out);
     }
     out.push(b']');
-    // Only whole strings and values went in: always UTF-8.
-    String::from_utf8(out).unwrap_or_else(|_| "[]".to_owned())
+    json_text::buffer_text(out)
 }

@@ -230,7 +230,7 @@ impl Client {
                     parsed => {
                         let why = parsed.map_or_else(
                             |e| e.to_string(),
-                            |other| crate::core::json_read::invalid_type(&other, "a sequence"),
+                            |other| crate::core::record::invalid_type(&other, "a sequence"),
                         );
                         return Err(RunError::Hook {
                             hook: "beforeLLM",

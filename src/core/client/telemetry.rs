@@ -2,9 +2,6 @@
 //! streamed run, the events its consumer iterates.
 
 use crate::core::value::Value;
-#[cfg(not(target_arch = "wasm32"))]
-#[cfg(not(target_arch = "wasm32"))]
-use serde::Serialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -55,55 +52,50 @@ impl Telemetry {
     }
 }
 
-/// One event of a streamed run, as `for await` yields it.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    serde(tag = "type", rename_all = "snake_case")
-)]
-pub enum StreamEvent {
-    /// Text as it arrives.
-    Text {
-        /// The new text.
-        delta: String,
-    },
-    /// A tool call the model made (before it runs).
-    ToolCall {
-        /// The call id.
-        id: String,
-        /// The tool.
-        name: String,
-        /// Its arguments (`{}` when they were not valid JSON).
-        args: Value,
-    },
-    /// A tool call's result.
-    #[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "camelCase"))]
-    ToolResult {
-        /// The call id.
-        id: String,
-        /// The tool.
-        name: String,
-        /// Its output.
-        output: String,
-        /// Whether it failed.
-        is_error: bool,
-    },
-    /// Usage so far, once the run is over.
-    Usage {
-        /// The run's usage.
-        usage: Usage,
-    },
-    /// A tool suspended; emitted before `waitFor` runs.
-    Pending {
-        /// What it asks.
-        request: Request,
-    },
-    /// The run's result.
-    Done {
-        /// The result.
-        result: Box<RunResult>,
-    },
+crate::tagged! {
+    /// One event of a streamed run, as `for await` yields it.
+    pub enum StreamEvent as "internally tagged enum StreamEvent" by "type" {
+        /// Text as it arrives.
+        Text = "text" {
+            /// The new text.
+            delta: String = "delta",
+        },
+        /// A tool call the model made (before it runs).
+        ToolCall = "tool_call" {
+            /// The call id.
+            id: String = "id",
+            /// The tool.
+            name: String = "name",
+            /// Its arguments (`{}` when they were not valid JSON).
+            args: Value = "args" as "Record<string, unknown>",
+        },
+        /// A tool call's result.
+        ToolResult = "tool_result" {
+            /// The call id.
+            id: String = "id",
+            /// The tool.
+            name: String = "name",
+            /// Its output.
+            output: String = "output",
+            /// Whether it failed.
+            is_error: bool = "isError",
+        },
+        /// Usage so far, once the run is over.
+        Usage = "usage" {
+            /// The run's usage.
+            usage: Usage = "usage",
+        },
+        /// A tool suspended; emitted before `waitFor` runs.
+        Pending = "pending" {
+            /// What it asks.
+            request: Request = "request",
+        },
+        /// The run's result.
+        Done = "done" {
+            /// The result.
+            result: Box<RunResult> = "result",
+        },
+    }
 }
 
 /// Receives a streamed run's events.

@@ -2,70 +2,34 @@
 //! candidate was skipped.
 
 use crate::core::value::{Map, Value};
-use serde::{Deserialize, Deserializer};
 
 use crate::core::host::LocalBoxFuture;
-use crate::core::json_read::{invalid_type, Kind, Record};
+use crate::core::record::invalid_type;
 
-/// A skill supplied as data (S1): no filesystem involved.
-///
-/// ```
-/// # use toolnexus::core::skills::SkillDef;
-/// let def: SkillDef = serde_json::from_str(r#"{"name":"pdf","content":"Use pdftotext."}"#).unwrap();
-/// assert!(def.resources.is_empty() && def.base.is_none());
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct SkillDef {
-    /// The skill's name; a missing or empty one skips the skill (`missing-name`).
-    #[serde(default)]
-    pub name: Option<String>,
-    /// Shown in the prompt catalog; a skill without one is not listed there.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// The instructions the `skill` tool hands back.
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub content: String,
-    /// Logical resource names listed in `<skill_files>`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub resources: Vec<String>,
-    /// The logical base; `skill://<name>/` when absent or empty.
-    #[serde(default)]
-    pub base: Option<String>,
-}
-
-/// `null` reads as the type's default, as `??` does in the reference.
-fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
-}
-
-impl SkillDef {
-    /// Reads a `SkillDef` from JSON, with serde's error texts (see [`crate::core::json_read`]);
-    /// `null` reads as absent.
+crate::record! {
+    /// A skill supplied as data (S1): no filesystem involved. `null` reads as absent.
     ///
     /// ```
     /// # use toolnexus::core::skills::SkillDef;
     /// let def = SkillDef::from_json(toolnexus::json!({"name": "pdf", "resources": null})).unwrap();
-    /// assert!(def.resources.is_empty() && def.content.is_empty());
+    /// assert!(def.resources.is_empty() && def.content.is_empty() && def.base.is_none());
     /// ```
-    pub fn from_json(value: Value) -> Result<SkillDef, String> {
-        let mut r = Record::of(value, "struct SkillDef")?.check(|key| match key {
-            "name" | "description" | "content" | "base" => Some(Kind::OptionalString),
-            "resources" => Some(Kind::OptionalStrings),
-            _ => None,
-        })?;
-        Ok(SkillDef {
-            name: r.optional_string("name")?,
-            description: r.optional_string("description")?,
-            content: r.optional_string("content")?.unwrap_or_default(),
-            resources: r.strings("resources")?,
-            base: r.optional_string("base")?,
-        })
+    #[derive(Default, Eq)]
+    pub struct SkillDef as "struct SkillDef" {
+        /// The skill's name; a missing or empty one skips the skill (`missing-name`).
+        pub name: Option<String> = "name",
+        /// Shown in the prompt catalog; a skill without one is not listed there.
+        pub description: Option<String> = "description",
+        /// The instructions the `skill` tool hands back.
+        pub content: String = "content" or default,
+        /// Logical resource names listed in `<skill_files>`.
+        pub resources: Vec<String> = "resources" or default,
+        /// The logical base; `skill://<name>/` when absent or empty.
+        pub base: Option<String> = "base",
     }
+}
 
+impl SkillDef {
     /// Reads a JSON array of skills.
     ///
     /// ```

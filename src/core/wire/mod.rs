@@ -14,33 +14,30 @@ pub mod stream;
 use std::cell::OnceCell;
 
 use crate::core::value::{Map, Value};
-use serde::Deserialize;
-#[cfg(not(target_arch = "wasm32"))]
-use serde::Serialize;
 
 use super::message::Message;
 use super::spec::ToolSpec;
 use super::types::ToolResult;
 pub use body_template::BodyTemplate;
 
-/// Token usage, summed over a run's model calls.
-///
-/// ```
-/// # use toolnexus::core::wire::Usage;
-/// let mut u = Usage::default();
-/// u.add(&Usage { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
-/// assert_eq!(u.total_tokens, 7);
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Serialize))]
-#[serde(rename_all = "camelCase")]
-pub struct Usage {
-    /// Input tokens.
-    pub prompt_tokens: u64,
-    /// Output tokens.
-    pub completion_tokens: u64,
-    /// Their sum (or the provider's own total).
-    pub total_tokens: u64,
+crate::record! {
+    /// Token usage, summed over a run's model calls.
+    ///
+    /// ```
+    /// # use toolnexus::core::wire::Usage;
+    /// let mut u = Usage::default();
+    /// u.add(&Usage { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    /// assert_eq!(u.total_tokens, 7);
+    /// ```
+    #[derive(Copy, Default, Eq)]
+    pub struct Usage as "struct Usage" {
+        /// Input tokens.
+        pub prompt_tokens: u64 = "promptTokens",
+        /// Output tokens.
+        pub completion_tokens: u64 = "completionTokens",
+        /// Their sum (or the provider's own total).
+        pub total_tokens: u64 = "totalTokens",
+    }
 }
 
 impl Usage {

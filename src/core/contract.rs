@@ -1,0 +1,38 @@
+//! The records the package's TypeScript declares, in the order they appear there. Each is
+//! declared once with [`record!`](crate::record) / [`tagged!`](crate::tagged) /
+//! [`word!`](crate::word) beside the code that uses it; listing it here puts its generated
+//! interface in `src/js/records.d.ts` (or `records_full.d.ts` for the `full` build's), which
+//! `tests/typings.rs` keeps up to date (`UPDATE_TYPINGS=1 cargo test --test typings` rewrites
+//! them) and `src/js/typings.rs` ships.
+//!
+//! ```
+//! let text = toolnexus::core::contract::typescript(false);
+//! assert!(text.contains("export interface ToolResult {"));
+//! ```
+
+use crate::core::record::Record;
+
+/// The generated TypeScript of the lean core's records (`full`: the full build's extra ones).
+pub fn typescript(full: bool) -> String {
+    let mut out = String::from(
+        "// Generated from the records' declarations (src/core/contract.rs): do not edit.\n",
+    );
+    let mut add = |write: fn(&mut String)| {
+        out.push('\n');
+        write(&mut out);
+    };
+    if full {
+        #[cfg(feature = "full")]
+        add(crate::core::skills::SkillDef::write_typescript);
+    } else {
+        add(crate::core::types::ToolResult::write_typescript);
+        add(crate::core::types::Request::write_typescript);
+        add(crate::core::types::Answer::write_typescript);
+        add(crate::core::client::result::ToolCallRecord::write_typescript);
+        add(crate::core::wire::Usage::write_typescript);
+        add(crate::core::client::result::RunResult::write_typescript);
+        add(crate::core::metrics::MetricEvent::write_typescript);
+        add(crate::core::client::telemetry::StreamEvent::write_typescript);
+    }
+    out
+}

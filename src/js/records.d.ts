@@ -1,0 +1,107 @@
+// Generated from the records' declarations (src/core/contract.rs): do not edit.
+
+/** What a tool hands back to the model. `metadata.pending` marks a suspension. */
+export interface ToolResult {
+  /** Text handed back to the model. */
+  output: string
+  /** Whether the tool failed (or suspended: see `pending`). */
+  isError: boolean
+  /** Free-form extra data; `metadata.pending` marks a suspension. */
+  metadata?: Record<string, unknown>
+}
+
+/**
+ * An out-of-band question a suspended tool asks the host (SPEC §10). Keys are fixed
+ * across ports.
+ */
+export interface Request {
+  /** Unique per suspension; the correlation key an `Answer` echoes. */
+  id: string
+  /** What kind of question (an open vocabulary). */
+  kind: "authorization" | "approval" | "input" | "question" | "tool_call" | (string & {})
+  /** What is being asked, in human words. */
+  prompt: string
+  /** Present when the action happens at a link. */
+  url?: string
+  /** Kind-specific extra data (for example `data.schema`). */
+  data?: Record<string, unknown>
+  /** RFC 3339; the request is stale after this. */
+  expiresAt?: string
+}
+
+/** The host's resolution of a `Request`. */
+export interface Answer {
+  /** Echoes `Request.id`. */
+  id: string
+  /** Satisfied, versus declined / cancelled / expired. */
+  ok: boolean
+  /** Kind-specific payload (for example the value entered). */
+  data?: Record<string, unknown>
+  /** Advisory reason when `ok` is false. */
+  reason?: "declined" | "cancelled" | "expired" | (string & {})
+}
+
+/** One tool call of a run, with its outcome. */
+export interface ToolCallRecord {
+  /** The tool's name. */
+  name: string
+  /** The arguments it ran with (after any `beforeTool` rewrite). */
+  args: Record<string, unknown>
+  /** Its output. */
+  output: string
+  /** Whether it failed. */
+  isError: boolean
+  /** Its metadata. */
+  metadata?: Record<string, unknown>
+}
+
+/** Token usage, summed over a run's model calls. */
+export interface Usage {
+  /** Input tokens. */
+  promptTokens: number
+  /** Output tokens. */
+  completionTokens: number
+  /** Their sum (or the provider's own total). */
+  totalTokens: number
+}
+
+/** What `run` / `ask` resolve to (SPEC §8, §10): plain JSON. */
+export interface RunResult {
+  /** The final text (the pending prompt when halted). */
+  text: string
+  /** The whole transcript, in the dialect's shape. */
+  messages: Message[]
+  /** Every tool call, in order. */
+  toolCalls: ToolCallRecord[]
+  /** The number of tool calls. */
+  toolCallCount: number
+  /** Model calls made. */
+  turns: number
+  /** Usage summed over the model calls. */
+  usage: Usage
+  /** The configured model. */
+  model: string
+  /** How the run ended. */
+  status: "done" | "pending" | "incomplete"
+  /** Present iff `status` is `"pending"`. */
+  pending?: Request
+  /** Present iff `status` is `"incomplete"`. */
+  limit?: "maxTurns" | (string & {})
+  /** Set when `ask` saved nothing because the store's `save` failed. */
+  saveError?: string
+}
+
+/** One event, as `onMetric` receives it. */
+export type MetricEvent =
+  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }
+  | { event: "tool"; tool: string; source: string; isError: boolean; pending: boolean; ms: number }
+  | { event: "run"; model: string; turns: number; toolCalls: number; totalTokens: number; ms: number; error?: string }
+
+/** One event of a streamed run, as `for await` yields it. */
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> }
+  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
+  | { type: "usage"; usage: Usage }
+  | { type: "pending"; request: Request }
+  | { type: "done"; result: RunResult }
