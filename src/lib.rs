@@ -2,7 +2,12 @@
 //! wasm-bindgen glue in `js` that exposes it to JavaScript.
 
 pub mod core;
-pub mod heap;
 
 #[cfg(target_arch = "wasm32")]
 pub mod js;
+
+/// The module's allocator: talc over `memory.grow` (why talc: the note beside it in Cargo.toml;
+/// `tests/wasm/allocator.rs` checks the memory it takes).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -15,6 +15,8 @@
     clippy::indexing_slicing
 )]
 
+#[path = "wasm/allocator.rs"]
+mod allocator;
 #[path = "wasm/convert.rs"]
 mod convert;
 #[path = "wasm/host.rs"]
