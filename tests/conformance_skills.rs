@@ -41,7 +41,10 @@ fn root() -> String {
 }
 
 #[test]
-#[cfg_attr(not(shared_conformance), ignore = "../shared/conformance is not beside the project")]
+#[cfg_attr(
+    not(shared_conformance),
+    ignore = "../shared/conformance is not beside the project"
+)]
 fn hello_world_skill_tool_output_matches_the_reference() {
     let root = root();
     let (set, warnings) = load_now(dirs(&[&root]));
@@ -57,7 +60,10 @@ fn hello_world_skill_tool_output_matches_the_reference() {
 }
 
 #[test]
-#[cfg_attr(not(shared_conformance), ignore = "../shared/conformance is not beside the project")]
+#[cfg_attr(
+    not(shared_conformance),
+    ignore = "../shared/conformance is not beside the project"
+)]
 fn hello_world_prompt_matches_the_reference() {
     let root = root();
     let (set, _) = load_now(dirs(&[&root]));

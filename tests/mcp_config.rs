@@ -268,7 +268,10 @@ fn the_normalized_form_fills_type_command_enabled_and_timeout() {
 }
 
 #[test]
-#[cfg_attr(not(shared_conformance), ignore = "../shared/conformance is not beside the project")]
+#[cfg_attr(
+    not(shared_conformance),
+    ignore = "../shared/conformance is not beside the project"
+)]
 fn the_shared_conformance_config_parses() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/mcp.json");

@@ -32,7 +32,10 @@ fn the_registry_renders_the_pinned_golden_text_byte_for_byte() {
 }
 
 #[test]
-#[cfg_attr(not(shared_conformance), ignore = "../shared/conformance is not beside the project")]
+#[cfg_attr(
+    not(shared_conformance),
+    ignore = "../shared/conformance is not beside the project"
+)]
 fn the_registry_renders_the_shared_golden_text_byte_for_byte() {
     let rendered = rendered();
     let golden = fixture();
@@ -44,7 +47,10 @@ fn the_registry_renders_the_shared_golden_text_byte_for_byte() {
 }
 
 #[test]
-#[cfg_attr(not(shared_conformance), ignore = "../shared/conformance is not beside the project")]
+#[cfg_attr(
+    not(shared_conformance),
+    ignore = "../shared/conformance is not beside the project"
+)]
 fn the_pinned_copy_is_still_the_shared_fixture() {
     let golden = fixture();
     assert_eq!(
