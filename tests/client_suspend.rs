@@ -13,7 +13,8 @@ use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::hooks::ToolOverride;
 use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::suspend::check_answer;
-use toolnexus::core::time::rfc3339_ms;
+use toolnexus::core::host::{Clock, LocalBoxFuture};
+use toolnexus::core::time::{iso_ms, DateTime};
 use toolnexus::core::types::{pending, Answer, Request, ToolResult};
 use toolnexus::{core::value::Value, json};
 
@@ -190,7 +191,7 @@ fn run_at(style: Style, now_ms: f64, req: Request, wait: Rc<FnWaitFor>) -> (Rc<F
 
 #[test]
 fn an_answer_after_expires_at_is_expired_even_when_ok() {
-    let deadline = rfc3339_ms("2030-01-01T00:00:00Z").unwrap();
+    let deadline = iso_ms("2030-01-01T00:00:00Z").unwrap();
     for style in BOTH {
         let wait = FnWaitFor::answering(true, None);
         let (tool, result) = run_at(
@@ -217,18 +218,233 @@ fn an_answer_after_expires_at_is_expired_even_when_ok() {
 }
 
 #[test]
-fn an_unreadable_expires_at_is_expired() {
+fn an_unreadable_expires_at_is_refused_before_anyone_is_asked() {
     for style in BOTH {
-        for bad in ["soon", "", "2030-13-01T00:00:00Z", "2030-01-01"] {
+        for bad in [
+            "soon",
+            "",
+            "2030-13-01T00:00:00Z",
+            "2030-01-01T23:59:60Z",
+            "Jan 1 2030",
+        ] {
             let wait = FnWaitFor::answering(true, None);
-            let (tool, result) = run_at(style, 0.0, expiring(bad), wait);
+            let (tool, result) = run_at(style, 0.0, expiring(bad), wait.clone());
             assert_eq!(tool.count(), 1, "{bad:?}");
+            assert!(wait.asked().is_empty(), "{bad:?}: no one is asked");
+            let expected = format!(
+                r#"invalid request: expiresAt "{bad}" is not an ISO 8601 date-time (such as "2030-01-02T03:04:05Z")"#
+            );
+            assert_eq!(result.tool_calls[0].output, expected);
+            assert!(result.tool_calls[0].is_error);
             assert_eq!(
-                result.tool_calls[0].output,
-                "declined/expired: Send the email?"
+                result.status,
+                Status::Done,
+                "the model is told, and answers"
             );
         }
+        // Without waitFor the run does not halt on a request no answer could approve.
+        let tool = asking("send", expiring("soon"), false);
+        let result = Rig::new(style, script(style))
+            .tool(tool.clone())
+            .run("email bob")
+            .unwrap();
+        assert_eq!(result.status, Status::Done);
+        assert_eq!(result.pending, None);
+        assert!(result.tool_calls[0].output.starts_with("invalid request: "));
     }
+}
+
+#[test]
+fn every_iso_form_date_parse_reads_is_a_deadline() {
+    // The forms the issue named (once read as nothing, so an approval came back expired), and
+    // the rest of the format; a date-time without an offset is local time, UTC for the default
+    // clock. `(text, the deadline as UTC)`.
+    for (text, utc) in [
+        ("2030-01-01T00:00Z", "2030-01-01T00:00:00Z"),
+        ("2030-01-01T00:00:00", "2030-01-01T00:00:00Z"),
+        ("2030-01-01", "2030-01-01T00:00:00Z"),
+        ("2030-06", "2030-06-01T00:00:00Z"),
+        ("2030", "2030-01-01T00:00:00Z"),
+        ("+002030-01-01T00:00Z", "2030-01-01T00:00:00Z"),
+        ("2030-01-01t00:00:00z", "2030-01-01T00:00:00Z"),
+        ("2030-01-01 00:00:00Z", "2030-01-01T00:00:00Z"),
+        ("2030-01-01T02:00+02:00", "2030-01-01T00:00:00Z"),
+        ("2030-01-01T02:00+0200", "2030-01-01T00:00:00Z"),
+        ("2029-12-31T23:00-01:00", "2030-01-01T00:00:00Z"),
+        ("2029-12-31T24:00", "2030-01-01T00:00:00Z"),
+        (
+            "2029-12-31T23:59:59.999999999999Z",
+            "2029-12-31T23:59:59.999Z",
+        ),
+    ] {
+        let deadline = iso_ms(utc).unwrap();
+        assert_eq!(iso_ms(text), Some(deadline), "{text}");
+        for style in BOTH {
+            for (now, approved) in [
+                (deadline - 1.0, true),
+                (deadline, true),
+                (deadline + 1.0, false),
+            ] {
+                let wait = FnWaitFor::answering(true, None);
+                let (tool, result) = run_at(style, now, expiring(text), wait);
+                assert_eq!(
+                    tool.count(),
+                    if approved { 2 } else { 1 },
+                    "{text} at {now}"
+                );
+                if !approved {
+                    assert_eq!(
+                        result.tool_calls[0].output,
+                        "declined/expired: Send the email?"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `[text, what Date.parse reads it as | null]`: strings of the corpus of
+/// tests/js/expires-at.test.mjs (every field at and past its bounds, the non-ISO forms V8 also
+/// reads, mutations), with V8's verdict at `TZ=UTC` (Node 20) for those the format accepts and
+/// `null` for the rest; that test checks the file against the running V8.
+const DATE_PARSE_UTC: &str = include_str!("date_parse_utc.json");
+
+#[test]
+fn the_core_reads_the_format_as_v8_reads_it() {
+    let cases: Vec<(String, Option<f64>)> = serde_json::from_str(DATE_PARSE_UTC).unwrap();
+    assert!(cases.len() > 500);
+    assert!(cases.iter().filter(|(_, ms)| ms.is_some()).count() > 250);
+    for (text, expected) in &cases {
+        // The default clock reads a local time as UTC: V8 at TZ=UTC.
+        assert_eq!(iso_ms(text), *expected, "{text:?}");
+        assert_eq!(FixedClock(0.0).date_ms(text), *expected, "{text:?}");
+    }
+}
+
+#[test]
+fn the_format_s_fields_and_bounds() {
+    let fields = |text: &str| {
+        let t = DateTime::parse(text).unwrap();
+        let clock = (t.hour, t.minute, t.second, t.millisecond);
+        (t.year, t.month, t.day, clock, t.offset_minutes)
+    };
+    assert_eq!(fields("2030"), (2030, 1, 1, (0, 0, 0, 0), Some(0)));
+    assert_eq!(fields("2030-07"), (2030, 7, 1, (0, 0, 0, 0), Some(0)));
+    assert_eq!(fields("-000001-12-31"), (-1, 12, 31, (0, 0, 0, 0), Some(0)));
+    assert_eq!(
+        fields("+275760-09-13"),
+        (275_760, 9, 13, (0, 0, 0, 0), Some(0))
+    );
+    assert_eq!(fields("2030T01:02"), (2030, 1, 1, (1, 2, 0, 0), None));
+    assert_eq!(
+        fields("2030-01-02 03:04:05.6"),
+        (2030, 1, 2, (3, 4, 5, 600), None)
+    );
+    assert_eq!(
+        fields("2030-01-02t03:04:05.06z"),
+        (2030, 1, 2, (3, 4, 5, 60), Some(0))
+    );
+    assert_eq!(
+        fields("2030-01-02T03:04:05.0069999-0530"),
+        (2030, 1, 2, (3, 4, 5, 6), Some(-330))
+    );
+    assert_eq!(
+        fields("2030-01-02T24:00:00.000000Z"),
+        (2030, 1, 2, (24, 0, 0, 0), Some(0))
+    );
+    assert_eq!(
+        fields("-000049-01-01 00:00+23:59"),
+        (-49, 1, 1, (0, 0, 0, 0), Some(1439))
+    );
+    // A day past the month's end runs on, as V8 reads it; 24:00 is the next midnight.
+    assert_eq!(iso_ms("2030-02-31"), iso_ms("2030-03-03"));
+    assert_eq!(iso_ms("2030-12-31T24:00Z"), iso_ms("2031-01-01"));
+    for bad in [
+        "2030-00",
+        "2030-13",
+        "2030-01-00",
+        "2030-01-32",
+        "2030-01-01T24:01",
+        "2030-01-01T24:00:01",
+        "2030-01-01T24:00:00.0001",
+        "2030-01-01T25:00",
+        "2030-01-01T23:60",
+        "2030-01-01T23:59:60",
+        "2030-01-01T00:00+24:00",
+        "2030-01-01T00:00+23:60",
+        "2030-01-01T00:00+2400",
+        "2030-01-01T00",
+        "2030-01-01T00:00.5",
+        "2030-01-01T00:00:00.",
+        "2030-01-01T00:00:00,5",
+        "2030-01-01T00:00+01",
+        "2030-01-01T00:00+1:00",
+        "2030-01-01T00:00+01:0",
+        "2030-01-01T00:00:00+01:00:00",
+        "2030-01-01T00:00Z ",
+        "2030-01-01TZ",
+        "2030-01-01T",
+        "2030-01-01Z",
+        "2030Z",
+        "20300101",
+        "2030-01-01T0000",
+        "+2030-01-01",
+        "02030",
+        "-000000",
+        "+02030-01",
+        "0049-01-01 00:00Z",
+        "+000099 12:00",
+        "2030-01-01  00:00",
+        "2030-01-01_00:00",
+        "２０３０",
+        "",
+    ] {
+        assert_eq!(DateTime::parse(bad), None, "{bad:?}");
+    }
+    // ECMAScript's range: ±8.64e15 ms, after the offset.
+    assert_eq!(iso_ms("-271821-04-20T00:00Z"), Some(-8.64e15));
+    assert_eq!(iso_ms("-271821-04-19T23:59:59.999Z"), None);
+    assert_eq!(iso_ms("-271821-04-20T00:00+00:01"), None);
+    assert_eq!(
+        iso_ms("+275760-09-13T00:00+00:01"),
+        Some(8.64e15 - 60_000.0)
+    );
+    assert_eq!(iso_ms("+999999-12-31"), None);
+}
+
+/// A clock at `now` in a fixed time zone `offset` minutes east of UTC: reads a local time as
+/// the JS host's `Date.parse` would there.
+struct Zoned {
+    now: f64,
+    offset: i32,
+}
+
+impl Clock for Zoned {
+    fn now_ms(&self) -> f64 {
+        self.now
+    }
+    fn sleep(&self, _ms: f64) -> LocalBoxFuture<'static, ()> {
+        Box::pin(async {})
+    }
+    fn date_ms(&self, text: &str) -> Option<f64> {
+        DateTime::parse(text)?.epoch_ms(f64::from(self.offset) * 60_000.0)
+    }
+}
+
+#[test]
+fn a_local_deadline_is_read_by_the_hosts_clock() {
+    // 10:00 local at UTC+2 is 08:00 UTC; a date alone and a written offset are not local.
+    let eight = iso_ms("2030-01-01T08:00:00Z").unwrap();
+    let at = |now: f64, text: &str| {
+        let clock = Zoned { now, offset: 120 };
+        check_answer(&expiring(text), Ok(json!({"ok": true})), &clock)
+    };
+    assert!(at(eight, "2030-01-01T10:00").ok);
+    assert_eq!(at(eight + 1.0, "2030-01-01T10:00"), refused("expired"));
+    assert!(at(eight + 1.0, "2030-01-01T10:00Z").ok);
+    let midnight = iso_ms("2030-01-01").unwrap();
+    assert!(at(midnight, "2030-01-01").ok);
+    assert_eq!(at(midnight + 1.0, "2030-01-01"), refused("expired"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,7 +464,7 @@ fn check_answer_accepts_a_matching_ok_answer_and_keeps_its_data() {
     let answer = check_answer(
         &approval(),
         Ok(json!({"id": "req-1", "ok": true, "data": {"v": [1]}})),
-        0.0,
+        &FixedClock(0.0),
     );
     assert!(answer.ok);
     assert_eq!(answer.id, "req-1");
@@ -258,7 +474,7 @@ fn check_answer_accepts_a_matching_ok_answer_and_keeps_its_data() {
 #[test]
 fn check_answer_fills_a_missing_or_null_id() {
     for raw in [json!({"ok": true}), json!({"id": null, "ok": true})] {
-        let answer = check_answer(&approval(), Ok(raw), 0.0);
+        let answer = check_answer(&approval(), Ok(raw), &FixedClock(0.0));
         assert!(answer.ok);
         assert_eq!(answer.id, "req-1");
     }
@@ -279,7 +495,7 @@ fn check_answer_cancels_anything_it_cannot_trust() {
         Err("thrown".to_owned()),
     ] {
         assert_eq!(
-            check_answer(&approval(), raw.clone(), 0.0),
+            check_answer(&approval(), raw.clone(), &FixedClock(0.0)),
             refused("cancelled"),
             "{raw:?}"
         );
@@ -291,34 +507,43 @@ fn check_answer_passes_a_refusal_through() {
     let answer = check_answer(
         &approval(),
         Ok(json!({"id": "req-1", "ok": false, "reason": "declined"})),
-        0.0,
+        &FixedClock(0.0),
     );
     assert_eq!(answer, refused("declined"));
-    let answer = check_answer(&approval(), Ok(json!({"ok": false})), 0.0);
+    let answer = check_answer(&approval(), Ok(json!({"ok": false})), &FixedClock(0.0));
     assert!(!answer.ok);
 }
 
 #[test]
 fn check_answer_expires_late_answers() {
     let req = expiring("1970-01-01T00:00:01Z");
-    assert!(check_answer(&req, Ok(json!({"ok": true})), 1000.0).ok);
+    assert!(check_answer(&req, Ok(json!({"ok": true})), &FixedClock(1000.0)).ok);
     assert_eq!(
-        check_answer(&req, Ok(json!({"ok": true})), 1000.5),
+        check_answer(&req, Ok(json!({"ok": true})), &FixedClock(1000.5)),
         refused("expired")
     );
     let with_offset = expiring("1970-01-01T02:00:01+02:00");
-    assert!(check_answer(&with_offset, Ok(json!({"ok": true})), 999.0).ok);
+    assert!(check_answer(&with_offset, Ok(json!({"ok": true})), &FixedClock(999.0)).ok);
     assert_eq!(
-        check_answer(&with_offset, Ok(json!({"ok": true})), 1001.0),
+        check_answer(&with_offset, Ok(json!({"ok": true})), &FixedClock(1001.0)),
         refused("expired")
     );
-    assert_eq!(
-        check_answer(&expiring("not a time"), Ok(json!({"ok": true})), 0.0),
-        refused("expired")
-    );
+    // The check itself never approves past a deadline it cannot read (the loop refuses such a
+    // request before asking: see above).
+    for bad in ["not a time", "2030-02-01T00:00:00+24:00", " 2030-01-01"] {
+        assert_eq!(
+            check_answer(&expiring(bad), Ok(json!({"ok": true})), &FixedClock(0.0)),
+            refused("expired"),
+            "{bad}"
+        );
+    }
     // A late refusal stays the host's refusal.
     assert_eq!(
-        check_answer(&req, Ok(json!({"ok": false, "reason": "declined"})), 5000.0),
+        check_answer(
+            &req,
+            Ok(json!({"ok": false, "reason": "declined"})),
+            &FixedClock(5000.0)
+        ),
         refused("declined")
     );
 }

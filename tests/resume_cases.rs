@@ -14,7 +14,7 @@ use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::store::{InMemoryStore, Store};
-use toolnexus::core::time::rfc3339_ms;
+use toolnexus::core::time::iso_ms;
 use toolnexus::core::types::{Request, ToolResult};
 use toolnexus::json;
 
@@ -58,15 +58,23 @@ fn an_approved_resume_reruns_the_tool_with_the_answer_and_its_data() {
 
 #[test]
 fn an_expired_request_resumes_as_declined_even_when_approved() {
-    let deadline = "2030-01-01T00:00:00Z";
+    // The deadline in several of the forms `Date.parse` reads (one instant; the default clock
+    // reads a local time as UTC).
+    let deadline = iso_ms("2030-01-01T00:00:00Z").unwrap();
     for style in BOTH {
-        for expires_at in [deadline, "not a time"] {
+        for expires_at in [
+            "2030-01-01T00:00:00Z",
+            "2030-01-01T00:00Z",
+            "2030-01-01T00:00:00",
+            "2030-01-01",
+            "2030-01-01T01:00+01:00",
+        ] {
             let req = Request {
                 expires_at: Some(expires_at.into()),
                 ..approval()
             };
-            let (mut rig, tool, result) = halted(style, req);
-            rig.clock = Rc::new(FixedClock(rfc3339_ms(deadline).unwrap() + 1.0));
+            let (mut rig, tool, result) = halted(style, req.clone());
+            rig.clock = Rc::new(FixedClock(deadline + 1.0));
             let done = resume(&rig, &result, json!({"id": "req-1", "ok": true})).unwrap();
             assert_eq!(
                 tool.count(),
@@ -77,7 +85,41 @@ fn an_expired_request_resumes_as_declined_even_when_approved() {
             assert_eq!(fed.len(), 1);
             assert_eq!(fed[0].1, "declined/expired: Send the email?");
             assert_eq!(done.status, Status::Done, "the model is told, and answers");
+
+            // At the deadline the same approval is in time.
+            let (mut rig, tool, result) = halted(style, req);
+            rig.clock = Rc::new(FixedClock(deadline));
+            let done = resume(&rig, &result, json!({"id": "req-1", "ok": true})).unwrap();
+            assert_eq!(tool.count(), 2, "{expires_at}: approved in time");
+            assert_eq!(done.status, Status::Done);
         }
+    }
+}
+
+#[test]
+fn a_stored_request_with_an_unreadable_expires_at_is_refused() {
+    // A halted run is plain JSON: its request may come from another runtime or an edit. One
+    // whose expiresAt cannot be read is refused (nothing could approve it), whatever the
+    // answer, and nothing runs.
+    for style in BOTH {
+        let (rig, tool, mut result) = halted(style, approval());
+        for bad in ["not a time", "2030-01-01T24:00:01Z", "Jan 1 2030"] {
+            if let Some(pending) = result.pending.as_mut() {
+                pending.expires_at = Some(bad.into());
+            }
+            for ok in [true, false] {
+                let err = resume(&rig, &result, json!({"id": "req-1", "ok": ok})).unwrap_err();
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        r#"cannot resume: the pending request's expiresAt "{bad}" is not an ISO 8601 date-time (such as "2030-01-02T03:04:05Z")"#
+                    )
+                );
+                assert_eq!(err.code(), "invalid_resume");
+            }
+        }
+        assert_eq!(tool.count(), 1, "no refused resume ran the tool");
+        assert_eq!(rig.http.count(), 1, "no refused resume called the model");
     }
 }
 

@@ -60,6 +60,27 @@ pub trait Clock {
     fn random(&self) -> f64 {
         0.5
     }
+    /// Milliseconds since the Unix epoch of `text` when it is a date-time in the ECMAScript
+    /// Date Time String Format ([`DateTime`](crate::core::time::DateTime): what a request's
+    /// `expiresAt` must be), `None` otherwise. The format is the core's to check; the instant a
+    /// local time (a date-time without an offset) names is the host's: the JS host reads it
+    /// with `Date.parse`, in its time zone. By default ([`iso_ms`](crate::core::time::iso_ms))
+    /// a local time is read as UTC, for a host that keeps no time zone.
+    ///
+    /// ```
+    /// # use toolnexus::core::host::{Clock, LocalBoxFuture};
+    /// # struct Frozen;
+    /// # impl Clock for Frozen {
+    /// #     fn now_ms(&self) -> f64 { 0.0 }
+    /// #     fn sleep(&self, _ms: f64) -> LocalBoxFuture<'static, ()> { Box::pin(async {}) }
+    /// # }
+    /// assert_eq!(Frozen.date_ms("1970-01-01T00:00:01Z"), Some(1000.0));
+    /// assert_eq!(Frozen.date_ms("1970-01-01T00:00:01"), Some(1000.0));
+    /// assert_eq!(Frozen.date_ms("next Tuesday"), None);
+    /// ```
+    fn date_ms(&self, text: &str) -> Option<f64> {
+        crate::core::time::iso_ms(text)
+    }
 }
 
 /// Text the host keeps and the core never reads: the items of a long history the host gave as

@@ -25,7 +25,12 @@ export interface Request {
   url?: string
   /** Kind-specific extra data (for example `data.schema`). */
   data?: Record<string, unknown>
-  /** RFC 3339; the request is stale after this. */
+  /**
+   * When the request goes stale: an ISO 8601 date-time that `Date.parse` reads
+   * (`"2030-01-02"`, `"2030-01-02T03:04Z"`, a Date's `toISOString()`; without an offset a
+   * date-time is local time, a date alone UTC). An answer after it is declined as
+   * expired; `pending` throws `invalid_request` for any other text.
+   */
   expiresAt?: string
 }
 

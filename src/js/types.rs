@@ -7,9 +7,11 @@ use wasm_bindgen::prelude::*;
 use super::convert::{
     expect_string, from_json_text, get, js_error, record_to_js, to_json, type_name,
 };
+use super::dates::JsRunClock;
 use super::host::random_id;
 use super::tool::spec_from_js;
 use crate::core::adapters;
+use crate::core::client::suspend::unreadable_expiry;
 use crate::core::spec::ToolSpec;
 use crate::core::types::{self, Request};
 
@@ -26,7 +28,10 @@ pub fn sanitize(
 }
 
 /// Builds a suspension (SPEC §10): `{output: prompt (+ "\n" + url), isError: true,
-/// metadata: {pending: request}}`. A missing `id` is generated.
+/// metadata: {pending: request}}`. A missing `id` is generated. An `expiresAt` must be an
+/// ISO 8601 date-time that `Date.parse` reads (`"2030-01-02"`, `"2030-01-02T03:04Z"`,
+/// `new Date(...).toISOString()`; without an offset, a date-time is local time): any other
+/// throws `invalid_request`, since no answer could ever approve the request.
 ///
 /// ```js
 /// return pending({ kind: "approval", prompt: "Send 3 emails?", data: { count: 3 } })
@@ -51,6 +56,9 @@ pub fn pending(
             &format!("pending: invalid request: {why}"),
         )
     })?;
+    if let Some(why) = unreadable_expiry(&JsRunClock, &request) {
+        return Err(js_error("invalid_request", &format!("pending: {why}")));
+    }
     Ok(record_to_js(&types::pending(request)))
 }
 

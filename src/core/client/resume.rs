@@ -12,7 +12,7 @@ use super::error::RunError;
 use super::hooks::CallInfo;
 use super::relay::{relay_results, relayed_ids};
 use super::run::{Client, Progress, Resume};
-use super::suspend::{check_answer, with_answer};
+use super::suspend::{check_answer, unreadable_expiry, with_answer};
 use super::tools::{Outcome, ToolEnv};
 use super::turn::{run_turn, Settled};
 use crate::core::types::Request;
@@ -56,6 +56,12 @@ impl Client {
     ) -> Result<Option<Request>, RunError> {
         let Resume { pending, answer } = resume;
         check_resume_ids(&pending, &answer)?;
+        // A stored request (plain JSON, possibly from another runtime or edited) whose
+        // `expiresAt` cannot be read is refused, not declined: nothing could approve it, and
+        // the caller learns why instead of seeing an approval come back expired.
+        if let Some(why) = unreadable_expiry(env.clock.as_ref(), &pending) {
+            return Err(invalid(format!("the pending request's {why}")));
+        }
         let at = history
             .iter()
             .rposition(|m| self.dialect.calls_of(m.value()).is_some())
@@ -104,7 +110,7 @@ impl Client {
             Vec::new()
         };
         let remaining: Vec<ToolCall> = if relay_ids.contains(&halted_id) {
-            let checked = check_answer(&pending, Ok(answer), env.clock.now_ms());
+            let checked = check_answer(&pending, Ok(answer), env.clock.as_ref());
             let mut results = relay_results(&pending, &checked);
             for call in rest.iter().filter(|c| relay_ids.contains(&c.id)) {
                 let at = results.iter().position(|(id, _)| *id == call.id);

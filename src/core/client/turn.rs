@@ -103,7 +103,7 @@ async fn relay_turn(
             .collect());
     };
     let raw = ask(env, wait_for.as_ref(), request).await?;
-    let answer = check_answer(request, raw, env.clock.now_ms());
+    let answer = check_answer(request, raw, env.clock.as_ref());
     let mut results = relay_results(request, &answer);
     Ok(relayed
         .iter()
