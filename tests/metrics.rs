@@ -27,7 +27,7 @@ const EMPTY: &str = concat!(
 fn llm(model: &str, status: &'static str, ms: f64, p: u64, c: u64) -> MetricEvent {
     MetricEvent::Llm {
         model: model.into(),
-        status,
+        status: status.into(),
         ms,
         prompt_tokens: p,
         completion_tokens: c,

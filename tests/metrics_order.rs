@@ -42,7 +42,7 @@ impl Model {
                 *self.counters[0]
                     .entry(labels(&[("model", model), ("status", status)]))
                     .or_default() += 1;
-                if *status == "ok" {
+                if status == "ok" {
                     *self.counters[1]
                         .entry(labels(&[("type", "prompt")]))
                         .or_default() += prompt_tokens;
@@ -174,7 +174,7 @@ fn event() -> impl Strategy<Value = MetricEvent> {
         )
             .prop_map(|(model, ok, ms, p, c)| MetricEvent::Llm {
                 model,
-                status: if ok { "ok" } else { "error" },
+                status: if ok { "ok" } else { "error" }.into(),
                 ms,
                 prompt_tokens: p,
                 completion_tokens: c,

@@ -32,8 +32,8 @@ export async function skills(): Promise<string> {
   const reasons: SkillSkipReason[] = fromDirs.skipped.map((s) => s.reason)
   // @ts-expect-error skillSampleLimit is a number
   await createToolkit({ skillSampleLimit: "10" })
-  // @ts-expect-error content is required
-  const noContent: SkillDef = { name: "x" }
+  // @ts-expect-error content is a string
+  const noContent: SkillDef = { name: "x", content: 5 }
   return `${toolkit.skillsPrompt()} ${origin} ${reasons.join()} ${noContent.name}`
 }
 
