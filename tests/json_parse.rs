@@ -4,6 +4,7 @@
 //! JSON's own characters, deep nesting, and every power of ten it works out.
 #![allow(clippy::unwrap_used)]
 
+mod fnv_collisions;
 mod json_style;
 
 use json_style::{any_value as value, broken, mutation_byte, style, written};
@@ -158,5 +159,35 @@ fn errors_say_where_on_which_line() {
     assert_eq!(
         from_str("[1] x").unwrap_err().to_string(),
         "trailing characters at line 1 column 5"
+    );
+}
+
+/// The least of 7 parses of `text`, in seconds.
+fn least_parse_time(text: &str) -> f64 {
+    (0..7)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let value = from_str(text).unwrap();
+            let elapsed = start.elapsed().as_secs_f64();
+            assert_eq!(value.as_object().map(|o| o.len()), Some(8_000));
+            elapsed
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn an_object_of_keys_crafted_to_collide_parses_as_fast_as_ordinary_keys() {
+    let object = |keys: Vec<String>| {
+        let entries: Vec<String> = keys.iter().map(|k| format!("\"{k}\":1")).collect();
+        format!("{{{}}}", entries.join(","))
+    };
+    // 8,000 keys of 9 characters: 112 KB each.
+    let crafted = object(fnv_collisions::colliding(8_000));
+    let ordinary = object(fnv_collisions::ordinary(8_000));
+    assert_eq!(crafted.len(), ordinary.len());
+    let (crafted, ordinary) = (least_parse_time(&crafted), least_parse_time(&ordinary));
+    assert!(
+        crafted <= 5.0 * ordinary,
+        "{crafted:.4} s for crafted keys, {ordinary:.4} s for ordinary ones"
     );
 }

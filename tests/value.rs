@@ -23,6 +23,20 @@ fn key() -> impl Strategy<Value = String> {
     "[a-e]{1,2}"
 }
 
+/// Keys from 140, so a map grows well past the size it scans.
+fn many_keys() -> impl Strategy<Value = String> {
+    prop_oneof!["[a-e]{1,2}", "k[0-9]{1,2}"]
+}
+
+fn many_steps() -> impl Strategy<Value = Vec<Step>> {
+    let step = prop_oneof![
+        8 => (many_keys(), any::<i64>()).prop_map(|(k, v)| Step::Insert(k, v)),
+        2 => many_keys().prop_map(Step::Remove),
+        1 => Just(Step::RetainEven),
+    ];
+    prop::collection::vec(step, 0..300)
+}
+
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         4 => (key(), any::<i64>()).prop_map(|(k, v)| Step::Insert(k, v)),
@@ -55,29 +69,49 @@ fn same_map(ours: &Map, theirs: &TheirMap) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Takes `steps` on both maps, checking them the same after each.
+fn apply(ours: &mut Map, theirs: &mut TheirMap, steps: Vec<Step>) -> Result<(), TestCaseError> {
+    for step in steps {
+        match step {
+            Step::Insert(k, v) => {
+                let old = ours.insert(k.clone(), Value::from(v));
+                prop_assert_eq!(
+                    old,
+                    theirs
+                        .insert(k, serde_json::Value::from(v))
+                        .map(Value::from)
+                );
+            }
+            Step::Remove(k) => {
+                prop_assert_eq!(ours.remove(&k), theirs.shift_remove(&k).map(Value::from));
+            }
+            Step::RetainEven => {
+                ours.retain(|_, v| v.as_i64().is_some_and(even));
+                theirs.retain(|_, v| v.as_i64().is_some_and(even));
+            }
+        }
+        same_map(ours, theirs)?;
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn a_map_changes_as_serde_jsons_does(steps in prop::collection::vec(step(), 0..60)) {
-        let mut ours = Map::new();
-        let mut theirs = TheirMap::new();
-        for step in steps {
-            match step {
-                Step::Insert(k, v) => {
-                    let old = ours.insert(k.clone(), Value::from(v));
-                    prop_assert_eq!(old, theirs.insert(k, serde_json::Value::from(v)).map(Value::from));
-                }
-                Step::Remove(k) => {
-                    prop_assert_eq!(ours.remove(&k), theirs.shift_remove(&k).map(Value::from));
-                }
-                Step::RetainEven => {
-                    ours.retain(|_, v| v.as_i64().is_some_and(even));
-                    theirs.retain(|_, v| v.as_i64().is_some_and(even));
-                }
-            }
-            same_map(&ours, &theirs)?;
-        }
+        apply(&mut Map::new(), &mut TheirMap::new(), steps)?;
+    }
+
+    /// Past the size a map scans, through its index: changed, copied and changed again.
+    #[test]
+    fn a_large_map_changes_as_serde_jsons_does(steps in many_steps(), more in many_steps()) {
+        let (mut ours, mut theirs) = (Map::with_capacity(steps.len() / 4), TheirMap::new());
+        apply(&mut ours, &mut theirs, steps)?;
+        let (mut copy, mut their_copy) = (ours.clone(), theirs.clone());
+        same_map(&copy, &theirs)?;
+        apply(&mut copy, &mut their_copy, more)?;
+        same_map(&ours, &theirs)?;
     }
 
     /// Up to 60 entries, past the size where `from_entries` sorts instead of scanning.
@@ -200,6 +234,49 @@ fn a_large_object_with_repeated_keys_keeps_first_places_and_last_values() {
     assert_eq!(map["k0"], "last");
     assert_eq!(map["k5"], "last");
     assert_eq!(map["k999"], 999);
+}
+
+/// The least of 5 runs of `work`, in seconds.
+fn least_time(mut work: impl FnMut()) -> f64 {
+    (0..5)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            work();
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Everything a large map does by key: built key by key and by `extend`, every key read,
+/// compared with its reverse.
+fn work_by_key(n: usize) {
+    let keys: Vec<String> = (0..n).map(|i| format!("key_{i:05}")).collect();
+    let mut map = Map::new();
+    for (i, key) in keys.iter().enumerate() {
+        assert_eq!(map.insert(key.clone(), Value::from(i)), None);
+    }
+    let mut extended = Map::new();
+    extended.extend(keys.iter().rev().map(|k| (k.clone(), Value::from(0))));
+    assert!(keys
+        .iter()
+        .all(|k| map.contains_key(k) && extended.get(k).is_some()));
+    let reversed: Map = map
+        .iter()
+        .rev()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    assert!(reversed == map);
+}
+
+#[test]
+fn a_large_map_costs_n_not_n_squared() {
+    // 8 times the keys: about 8 times the time (64 by a scan per key).
+    let small = least_time(|| work_by_key(2_000));
+    let large = least_time(|| work_by_key(16_000));
+    assert!(
+        large <= 24.0 * small,
+        "{large:.4} s for 16,000 keys, {small:.4} s for 2,000"
+    );
 }
 
 #[test]

@@ -1,34 +1,62 @@
-//! A small hash index of the crate's own (FNV-1a, open addressing), for the two places where a
-//! table may hold many thousands of keys: the metrics registry's series (a lookup per event)
-//! and a parsed JSON object's repeated keys. A sorted `Vec` would move half its entries on
-//! each new key and a scan is quadratic; std's `HashMap` and `BTreeMap` would bring their code
-//! (and the former its random keys) into the wasm module for these alone.
+//! The hash index of the tables that may hold many thousands of keys: the metrics registry's
+//! series (a lookup per event) and a large JSON object's keys ([`Map`](crate::core::value::Map)
+//! past a few entries). It is hashbrown's `HashTable` of positions under SipHash-1-3, keyed by
+//! 128 bits each module instance draws from getrandom (`crypto.getRandomValues` in wasm, the OS
+//! elsewhere): keys that collide cannot be made in advance, as they were for the unseeded FNV-1a
+//! this replaced (8,000 of them took a parse ~100x the time of ordinary keys).
 //!
 //! The index keeps only positions: the entries stay in the caller's `Vec`, in their order, and
 //! the index asks for a position's key through a `dyn` function, so one copy of its code serves
 //! every entry type.
 
-/// Positions of entries by their string keys. Each slot is 0 (empty) or a position + 1; the
-/// slots are a power of two in number, at least twice the positions held.
-#[derive(Debug, Clone, Default)]
-pub struct KeyIndex {
-    slots: Vec<u32>,
-    held: usize,
-}
+use hashbrown::HashTable;
+use siphasher::sip::SipHasher13;
+use std::hash::Hasher;
+use std::sync::OnceLock;
 
 /// The key at a position of the caller's entries (`None` for a position it does not have).
 pub type KeyAt<'a> = &'a dyn Fn(usize) -> Option<&'a str>;
 
-/// FNV-1a over the key's bytes.
-fn hash(key: &str) -> usize {
-    let mut h: u32 = 0x811c_9dc5;
-    for byte in key.bytes() {
-        h = (h ^ u32::from(byte)).wrapping_mul(0x0100_0193);
+/// A keyed string hash: SipHash-1-3 (std's `HashMap` hash) under this 128-bit key.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyHash(pub [u64; 2]);
+
+impl KeyHash {
+    /// This module instance's, its key drawn on first use. A runtime without a random source
+    /// (in wasm, one without `crypto.getRandomValues`: Node before 19) gets a fixed key: its
+    /// tables work as they did unseeded, without the protection (a hash has no error to give),
+    /// while its random ids fail loudly (`js::host::random_id`).
+    pub fn instance() -> &'static KeyHash {
+        static SEED: OnceLock<KeyHash> = OnceLock::new();
+        SEED.get_or_init(|| {
+            let word = || getrandom::u64().unwrap_or_default();
+            KeyHash([word(), word()])
+        })
     }
-    h as usize
+
+    /// The hash of `key`.
+    pub fn hash(&self, key: &str) -> u64 {
+        let [k0, k1] = self.0;
+        let mut hasher = SipHasher13::new_with_keys(k0, k1);
+        hasher.write(key.as_bytes());
+        hasher.finish()
+    }
 }
 
+fn hash(key: &str) -> u64 {
+    KeyHash::instance().hash(key)
+}
+
+/// Positions of entries by their string keys, hashed under [`KeyHash::instance`].
+#[derive(Debug, Clone, Default)]
+pub struct KeyIndex(HashTable<u32>);
+
 impl KeyIndex {
+    /// An empty index with room for `capacity` positions.
+    pub fn with_capacity(capacity: usize) -> KeyIndex {
+        KeyIndex(HashTable::with_capacity(capacity))
+    }
+
     /// The position held for `key`.
     ///
     /// ```
@@ -42,52 +70,17 @@ impl KeyIndex {
     /// assert_eq!(index.find("c", &key_at), None);
     /// ```
     pub fn find(&self, key: &str, key_at: KeyAt<'_>) -> Option<usize> {
-        let mask = self.slots.len().checked_sub(1)?;
-        let mut at = hash(key) & mask;
-        loop {
-            let position = (*self.slots.get(at)? as usize).checked_sub(1)?;
-            if key_at(position) == Some(key) {
-                return Some(position);
-            }
-            at = (at + 1) & mask;
-        }
+        let found = self
+            .0
+            .find(hash(key), |&at| key_at(at as usize) == Some(key));
+        found.map(|&at| at as usize)
     }
 
     /// Holds `position` for `key`, which it must not hold yet (look first with
     /// [`find`](KeyIndex::find)).
     pub fn add(&mut self, key: &str, position: usize, key_at: KeyAt<'_>) {
-        if (self.held + 1) * 2 > self.slots.len() {
-            self.grow(key_at);
-        }
-        self.place(hash(key), position);
-        self.held += 1;
-    }
-
-    /// Puts `position` in the first empty slot from `hash`'s.
-    fn place(&mut self, hash: usize, position: usize) {
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut at = hash & mask;
-        while let Some(slot) = self.slots.get_mut(at) {
-            if *slot == 0 {
-                *slot = position as u32 + 1;
-                return;
-            }
-            at = (at + 1) & mask;
-        }
-    }
-
-    /// Doubles the slots (16 at first) and places every held position again.
-    fn grow(&mut self, key_at: KeyAt<'_>) {
-        let size = (self.slots.len() * 2).max(16);
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        for position in old
-            .into_iter()
-            .filter_map(|slot| (slot as usize).checked_sub(1))
-        {
-            if let Some(key) = key_at(position) {
-                self.place(hash(key), position);
-            }
-        }
+        let rehash = |&at: &u32| hash(key_at(at as usize).unwrap_or_default());
+        self.0.insert_unique(hash(key), position as u32, rehash);
     }
 }
 
@@ -103,19 +96,10 @@ impl KeyIndex {
 /// let all: Vec<(&str, u64)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
 /// assert_eq!(all, [("b", 2), ("a", 1)]);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Hashed<V> {
     entries: Vec<(String, V)>,
     index: KeyIndex,
-}
-
-impl<V> Default for Hashed<V> {
-    fn default() -> Self {
-        Hashed {
-            entries: Vec::new(),
-            index: KeyIndex::default(),
-        }
-    }
 }
 
 impl<V> Hashed<V> {

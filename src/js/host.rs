@@ -1,8 +1,9 @@
 //! The core's host traits over the JS platform: `Date.now` + `setTimeout` as the clock, an
-//! `AbortSignal` as the cancellation signal, `crypto.getRandomValues` for ids. Every timer and
-//! listener is removed when its future is dropped, so nothing keeps a Node process alive.
+//! `AbortSignal` as the cancellation signal, `crypto.getRandomValues` (through getrandom) for
+//! ids. Every timer and listener is removed when its future is dropped, so nothing keeps a
+//! Node process alive.
 
-use js_sys::{Function, Promise, Reflect, Uint8Array};
+use js_sys::{Function, Promise, Reflect};
 use std::any::Any;
 use std::cell::RefCell;
 use std::future::Future;
@@ -12,7 +13,7 @@ use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::convert::{error_text, get};
+use super::convert::{error_text, get, js_error};
 use crate::core::host::{Cancel, Clock, LocalBoxFuture};
 
 /// A JS promise plus the clean-up to run if it is dropped before it settles.
@@ -175,25 +176,32 @@ impl Cancel for JsSignal {
     }
 }
 
-/// A random id such as `pnd-3f9a0c1d5e7b2a4c`, from `crypto.getRandomValues` when the runtime
-/// has it (every browser, Node ≥ 19, Deno) and `Math.random` otherwise.
+/// `N` random bytes in hex, from `crypto.getRandomValues` through getrandom (the same source
+/// as the hash seed of `core::hashed`); `None` in a runtime without it.
+fn random_hex<const N: usize>() -> Option<String> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// What a runtime without `crypto.getRandomValues` (Node before 19) gets instead of an id:
+/// the coded error `unsupported`, thrown to the JS caller. An id another run or instance could
+/// also make (a counter, `Math.random`) would match the wrong request or object silently.
+fn no_random_source() -> ! {
+    wasm_bindgen::throw_val(js_error(
+        "unsupported",
+        "toolnexus-wasm: this runtime has no crypto.getRandomValues (every browser, Node 19 or \
+         later and Deno have it), so no random id can be made",
+    ))
+}
+
+/// A random id such as `pnd-3f9a0c1d5e7b2a4c`, from `crypto.getRandomValues` (every browser,
+/// Node ≥ 19, Deno); without it, throws the coded error `unsupported`.
 pub fn random_id(prefix: &str) -> String {
-    let bytes = Uint8Array::new_with_length(8);
-    let crypto = get(&js_sys::global(), "crypto");
-    let filled = get(&crypto, "getRandomValues")
-        .dyn_into::<Function>()
-        .ok()
-        .and_then(|f| f.call1(&crypto, &bytes).ok())
-        .is_some();
-    let mut raw = bytes.to_vec();
-    if !filled {
-        raw = raw
-            .iter()
-            .map(|_| (js_sys::Math::random() * 256.0) as u8)
-            .collect();
+    match random_hex::<8>() {
+        Some(hex) => format!("{prefix}-{hex}"),
+        None => no_random_source(),
     }
-    let hex: String = raw.iter().map(|b| format!("{b:02x}")).collect();
-    format!("{prefix}-{hex}")
 }
 
 /// Reads `ctx.signal` from a JS context object; anything that is not an `AbortSignal` is an
@@ -218,24 +226,29 @@ pub fn set(object: &JsValue, key: &str, value: &JsValue) {
 }
 
 thread_local! {
-    /// This instance's prefix. `Math.random` is enough to tell two instances in one realm
-    /// apart, and unlike `crypto` it costs nothing on a cold start (Node loads its web crypto
-    /// module on the first read of `globalThis.crypto`: about 7 ms).
-    static INSTANCE: String = {
-        let word = || (js_sys::Math::random() * 4_294_967_296.0) as u32;
-        format!("inst-{:08x}{:08x}", word(), word())
-    };
+    /// This instance's prefix, from `crypto.getRandomValues` (`None` without it). Node loads
+    /// its web crypto module on the first read of `globalThis.crypto` (1-5 ms, once per
+    /// process), which the hash seed of `core::hashed` pays too.
+    static INSTANCE: Option<String> = random_hex::<8>().map(|hex| format!("inst-{hex}"));
 }
 
 /// A key for an object of this module instance: a random instance prefix plus `id`, so a key
 /// made by another instance of the module (ESM and CommonJS side by side) never matches.
+/// Without `crypto.getRandomValues`, throws the coded error `unsupported`.
 pub fn instance_key(id: u32) -> String {
-    INSTANCE.with(|instance| format!("{instance}:{id}"))
+    match INSTANCE.with(Clone::clone) {
+        Some(instance) => format!("{instance}:{id}"),
+        None => no_random_source(),
+    }
 }
 
 /// The `id` of a key made by [`instance_key`] in this instance.
 pub fn key_id(key: &JsValue) -> Option<u32> {
     let key = key.as_string()?;
     let (instance, id) = key.rsplit_once(':')?;
-    INSTANCE.with(|own| (own == instance).then(|| id.parse().ok()).flatten())
+    INSTANCE.with(|own| {
+        (own.as_deref() == Some(instance))
+            .then(|| id.parse().ok())
+            .flatten()
+    })
 }

@@ -1,12 +1,19 @@
-//! A JSON object: its entries in the order they were first inserted, each key once, looked
-//! up by a scan. JSON objects here are small (a message, a tool call, a schema's properties),
-//! where a scan beats hashing; the parser builds its objects through
-//! [`Map::from_entries`], which finds a large object's repeated keys through a hash index, so
-//! reading one costs `n`, not `n²`.
+//! A JSON object: its entries in the order they were first inserted, each key once. Objects
+//! here are mostly small (a message, a tool call, a schema's properties), where a scan beats
+//! hashing; past [`SCAN`] entries a map finds its keys through a seeded hash index
+//! ([`KeyIndex`]) instead, so building, extending or reading a large object costs `n`, not
+//! `n²`, whatever its keys.
 
 use super::Value;
 use crate::core::hashed::KeyIndex;
 use std::fmt;
+
+/// The most entries a map finds by a scan.
+const SCAN: usize = 16;
+
+// The index is boxed so that a value stays this small.
+#[cfg(target_arch = "wasm32")]
+const _: () = assert!(std::mem::size_of::<Value>() == 24);
 
 /// A JSON object in insertion order (the API of serde_json's `Map<String, Value>` with
 /// `preserve_order`, except that [`remove`](Map::remove) keeps the order of the rest).
@@ -23,69 +30,56 @@ use std::fmt;
 ///
 /// Its type parameters exist only so code can spell it `Map<String, Value>` as it does
 /// serde_json's; every method is for that one instance.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Map<K = String, V = Value> {
     entries: Vec<(K, V)>,
+    /// Every entry's position by its key, once there may be more than [`SCAN`] entries.
+    index: Option<Box<KeyIndex>>,
 }
 
 impl Map<String, Value> {
     /// An empty object.
     pub fn new() -> Map {
-        Map {
-            entries: Vec::new(),
-        }
+        Map::default()
     }
 
     /// An empty object with room for `capacity` entries.
     pub fn with_capacity(capacity: usize) -> Map {
         Map {
             entries: Vec::with_capacity(capacity),
+            index: (capacity > SCAN).then(|| Box::new(KeyIndex::with_capacity(capacity))),
         }
     }
 
     /// An object of `entries` in their order; of a repeated key, the first place and the last
-    /// value stay (as inserting them one by one would leave them).
+    /// value stay (as inserting them one by one leaves them).
     pub fn from_entries(entries: Vec<(String, Value)>) -> Map {
-        if entries.len() <= 16 {
-            let mut map = Map::with_capacity(entries.len());
-            map.extend(entries);
-            return map;
-        }
-        let mut entries = entries;
-        let mut index = KeyIndex::default();
-        let mut repeated = Vec::new();
-        for at in 0..entries.len() {
-            let first = {
-                let key_at = |i: usize| entries.get(i).map(|(k, _)| k.as_str());
-                let key = key_at(at).unwrap_or_default();
-                let first = index.find(key, &key_at);
-                if first.is_none() {
-                    index.add(key, at, &key_at);
-                }
-                first
-            };
-            if let Some(first) = first {
-                // The later value takes the first one's place; the later entry goes.
-                let value = entries
-                    .get_mut(at)
-                    .map(|(_, v)| std::mem::take(v))
-                    .unwrap_or_default();
-                if let Some((_, slot)) = entries.get_mut(first) {
-                    *slot = value;
-                }
-                repeated.push(at);
+        let mut map = Map::with_capacity(entries.len());
+        map.extend(entries);
+        map
+    }
+
+    /// Holds the entries from `from` on in the index; makes the index of them all once the
+    /// map outgrows a scan.
+    fn index_from(&mut self, mut from: usize) {
+        if self.index.is_none() {
+            if self.entries.len() <= SCAN {
+                return;
             }
+            from = 0;
         }
-        if !repeated.is_empty() {
-            let mut at = 0;
-            let mut next = repeated.into_iter().peekable();
-            entries.retain(|_| {
-                let drop = next.next_if_eq(&at).is_some();
-                at += 1;
-                !drop
-            });
+        let entries = &self.entries;
+        let index = self.index.get_or_insert_default();
+        let key_at = |i: usize| entries.get(i).map(|(k, _)| k.as_str());
+        for (at, (key, _)) in entries.iter().enumerate().skip(from) {
+            index.add(key, at, &key_at);
         }
-        Map { entries }
+    }
+
+    /// Makes the index anew after entries moved (`n`, as moving them was).
+    fn reindex(&mut self) {
+        self.index = None;
+        self.index_from(0);
     }
 
     /// The number of entries.
@@ -99,7 +93,11 @@ impl Map<String, Value> {
     }
 
     fn position(&self, key: &str) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == key)
+        let entries = &self.entries;
+        match &self.index {
+            Some(index) => index.find(key, &|i| entries.get(i).map(|(k, _)| k.as_str())),
+            None => entries.iter().position(|(k, _)| k == key),
+        }
     }
 
     /// The value of `key`.
@@ -126,6 +124,7 @@ impl Map<String, Value> {
             Some(slot) => Some(std::mem::replace(slot, value)),
             None => {
                 self.entries.push((key, value));
+                self.index_from(self.entries.len() - 1);
                 None
             }
         }
@@ -134,7 +133,9 @@ impl Map<String, Value> {
     /// Takes `key` out; the other entries keep their order.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let at = self.position(key)?;
-        Some(self.entries.remove(at).1)
+        let (_, value) = self.entries.remove(at);
+        self.reindex();
+        Some(value)
     }
 
     /// The same as [`remove`](Map::remove) (serde_json's name for the order-keeping removal).
@@ -145,6 +146,7 @@ impl Map<String, Value> {
     /// Keeps the entries `keep` says yes to, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
+        self.reindex();
     }
 
     /// The entries in order.
@@ -229,8 +231,7 @@ impl IntoIterator for Map {
 }
 
 impl FromIterator<(String, Value)> for Map {
-    /// The entries in order; of a repeated key, the first place and the last value (through
-    /// [`Map::from_entries`], so a large collection costs `n`, not `n²`).
+    /// The entries in order; of a repeated key, the first place and the last value.
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
         Map::from_entries(iter.into_iter().collect())
     }
@@ -241,6 +242,16 @@ impl Extend<(String, Value)> for Map {
         for (key, value) in iter {
             self.insert(key, value);
         }
+    }
+}
+
+impl Clone for Map {
+    /// The entries copied and their index made anew (one copy of the index's code).
+    fn clone(&self) -> Map {
+        let mut map = Map::new();
+        map.entries.clone_from(&self.entries);
+        map.index_from(0);
+        map
     }
 }
 

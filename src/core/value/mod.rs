@@ -2,9 +2,9 @@
 //!
 //! Its API is serde_json's `Value` (the same variants, accessors, `get`, indexing, `Display`
 //! as compact JSON), so code reads the same; what differs is underneath: an object is a
-//! [`Map`] of entries in a `Vec`, found by a scan, where serde_json keeps an `IndexMap` with a
-//! hash table beside it. The wasm module carries no hasher and no hash table for it (about
-//! 15 KB of code), and a value is 24 bytes on wasm32 instead of 40.
+//! [`Map`] of entries in a `Vec`, found by a scan while it is small and through a boxed
+//! [`KeyIndex`](crate::core::hashed::KeyIndex) past that, where serde_json keeps an `IndexMap`
+//! with a hash table beside it in every object; a value is 24 bytes on wasm32 instead of 40.
 //!
 //! Off wasm32 the types convert to and from serde_json's and compare with them, so tests and
 //! host code can use `toolnexus::json!`.
