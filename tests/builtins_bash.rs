@@ -2,7 +2,7 @@
 //! (no `bash` without an exec, the toggles), and the names and schemas every port shares.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod builtins_support;
+use crate::builtins_support;
 
 use builtins_support::*;
 use std::rc::Rc;

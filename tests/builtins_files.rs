@@ -1,7 +1,7 @@
 //! `read`, `write` and `edit` on the in-memory filesystem and on a real temporary directory.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod builtins_support;
+use crate::builtins_support;
 
 use builtins_support::*;
 use toolnexus::json;

@@ -2,7 +2,7 @@
 //! helpers, with the same expectations checked on a real temporary directory.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod builtins_support;
+use crate::builtins_support;
 
 use builtins_support::*;
 use futures_executor::block_on;

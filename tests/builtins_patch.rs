@@ -2,7 +2,7 @@
 //! a failing write leaves every file as it was).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod builtins_support;
+use crate::builtins_support;
 
 use builtins_support::*;
 use futures_executor::block_on;

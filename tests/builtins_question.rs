@@ -2,8 +2,8 @@
 //! durable halt) and `todowrite`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod builtins_support;
-mod common;
+use crate::builtins_support;
+use crate::common;
 
 use builtins_support::*;
 use common::agent::{FnWaitFor, Rig};

@@ -1,7 +1,7 @@
 //! `grep` and `glob` on both filesystems, and the glob matcher itself.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod builtins_support;
+use crate::builtins_support;
 
 use builtins_support::*;
 use toolnexus::core::builtins::glob::Glob;

@@ -1,8 +1,8 @@
 //! `webfetch` over the scripted transport, and the HTML converter it uses.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod builtins_support;
-mod common;
+use crate::builtins_support;
+use crate::common;
 
 use builtins_support::*;
 use common::http::{respond, ScriptedHttp, Step};

@@ -2,7 +2,7 @@
 //! between turns, and an aborted transport.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

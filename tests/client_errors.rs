@@ -2,7 +2,7 @@
 //! secrets (the key, header values) that never reach an error message.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

@@ -2,7 +2,7 @@
 //! replace, and a failing hook stopping the run with its name.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

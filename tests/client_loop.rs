@@ -2,7 +2,7 @@
 //! transcript in each dialect's shape, usage, tool failures fed back, and `maxTurns`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

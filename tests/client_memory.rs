@@ -2,7 +2,7 @@
 //! saves the new one; a failing save keeps the result, a failing load is an error.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

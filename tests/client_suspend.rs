@@ -2,7 +2,7 @@
 //! are trusted, the durable halt without `waitFor`, and suspensions that are not tool errors.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

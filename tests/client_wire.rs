@@ -2,7 +2,7 @@
 //! byte for byte, for both styles; request params and the empty-tools omission.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

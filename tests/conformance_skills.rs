@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::panic)]
 
-mod skills_common;
+use crate::skills_common;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! messages or the transport cannot put the text in.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

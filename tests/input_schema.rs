@@ -13,7 +13,7 @@ use toolnexus::{
     json,
 };
 
-mod json_style;
+use crate::json_style;
 use json_style::{style, written};
 
 /// Strings with quotes, backslashes, controls, non-ASCII and characters beyond the BMP.

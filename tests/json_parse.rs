@@ -4,8 +4,8 @@
 //! JSON's own characters, deep nesting, and every power of ten it works out.
 #![allow(clippy::unwrap_used)]
 
-mod fnv_collisions;
-mod json_style;
+use crate::fnv_collisions;
+use crate::json_style;
 
 use json_style::{any_value as value, broken, mutation_byte, style, written};
 use proptest::prelude::*;

@@ -10,7 +10,7 @@ use toolnexus::core::json_scan::Reader;
 use toolnexus::core::json_text::to_text;
 use toolnexus::core::value::{Map, Value};
 
-mod json_style;
+use crate::json_style;
 use json_style::{broken, style, written};
 
 /// The reader's canonical copy of `text` as a whole value, or `None` when it refuses.

@@ -3,7 +3,7 @@
 //! the derives they replace in the module are kept off wasm32 to be compared with here.
 #![allow(clippy::unwrap_used)]
 
-mod json_style;
+use crate::json_style;
 
 use json_style::any_value as value;
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-mod mcp_common;
+use crate::mcp_common;
 
 use mcp_common::*;
 use std::rc::Rc;

@@ -5,8 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-mod common;
-mod mcp_common;
+use crate::common;
+use crate::mcp_common;
 
 use mcp_common::*;
 use std::rc::Rc;

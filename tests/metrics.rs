@@ -3,7 +3,7 @@
 //! label, series order and bucket edges (`js_number` has its own file).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::golden::{conformance_events, GOLDEN};
 use toolnexus::core::metrics::{MetricEvent, Registry, DURATION_BUCKETS};

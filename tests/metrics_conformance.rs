@@ -4,7 +4,7 @@
 //! are ignored (`build.rs`), and only the pinned copy is checked.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::golden::{conformance_events, GOLDEN};
 use std::path::PathBuf;

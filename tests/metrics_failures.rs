@@ -3,7 +3,7 @@
 //! whose arguments never parsed, and the turns a failed run reports.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

@@ -3,7 +3,7 @@
 //! not an error), one `run` (with `error` when it failed), their JSON shapes, and the registry.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

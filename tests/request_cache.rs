@@ -3,7 +3,7 @@
 //! system prompt and streaming, and a `beforeLLM` hook that swaps the tools is heard at once.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

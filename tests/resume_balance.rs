@@ -6,8 +6,8 @@
 //! user turn was added.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
-mod resume_support;
+use crate::common;
+use crate::resume_support;
 
 use common::agent::*;
 use common::http::*;

@@ -2,8 +2,8 @@
 //! data reaching the tool, `askWithAnswer` through a store, and what runs again on a resume.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
-mod resume_support;
+use crate::common;
+use crate::resume_support;
 
 use common::agent::*;
 use common::http::*;

@@ -4,8 +4,8 @@
 //! gives error results, and a call the host gave nothing for gets an explicit error result.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
-mod resume_support;
+use crate::common;
+use crate::resume_support;
 
 use common::agent::*;
 use common::http::*;

@@ -4,7 +4,7 @@
 //! sleeps a run actually makes (virtual clock).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

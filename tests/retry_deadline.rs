@@ -3,7 +3,7 @@
 //! run's timer with `Aborted("the run timed out after N ms")`, which also fires the run's signal.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

@@ -3,7 +3,7 @@
 //! `onError` may change (bounded by `retries`), and that aborts are never retried.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

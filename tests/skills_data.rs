@@ -8,7 +8,7 @@
     clippy::panic
 )]
 
-mod skills_common;
+use crate::skills_common;
 
 use toolnexus::json;
 

@@ -13,7 +13,7 @@ use toolnexus::core::wire::stream::{AnthropicAssembler, Assembler, OpenAiAssembl
 use toolnexus::core::wire::{anthropic_delta, openai_chunk};
 use toolnexus::{core::value::Value, json};
 
-mod json_style;
+use crate::json_style;
 use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};
 
 fn index() -> BoxedStrategy<Value> {

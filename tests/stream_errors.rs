@@ -3,7 +3,7 @@
 //! ended by the signal or the run's deadline, and a non-2xx status on the stream path.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::ScriptedHttp;

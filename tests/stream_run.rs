@@ -3,7 +3,7 @@
 //! streamed runs).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

@@ -3,7 +3,7 @@
 //! call, and a streamed `ask` loads and saves its history.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::agent::*;
 use common::http::*;

@@ -1,7 +1,7 @@
 //! Toolkit assembly, routing and the checks before a tool runs (SPEC §4, §4A toggle).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use futures_executor::block_on;

@@ -3,7 +3,7 @@
 //! serde_json's types are the reference here; the module no longer carries them.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-mod json_style;
+use crate::json_style;
 
 use json_style::{any_value, number};
 use proptest::prelude::*;

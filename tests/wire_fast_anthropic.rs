@@ -13,7 +13,7 @@ use toolnexus::core::wire::anthropic_read;
 use toolnexus::core::wire::Dialect;
 use toolnexus::{core::value::Value, json};
 
-mod json_style;
+use crate::json_style;
 use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};
 
 fn count() -> BoxedStrategy<Value> {
