@@ -9,16 +9,15 @@ layer() { printf '\n=== %s ===\n' "$*"; }
 # hang is a failure, never an overtime CI run.
 js_tests() { timeout --kill-after=10 900 node --test --test-timeout=120000 "$@"; }
 
-layer "1/9 static checks: rustfmt, clippy (host and wasm32, full and lean), core purity"
+layer "1/9 static checks: rustfmt, clippy (one run per configuration that can differ), core purity"
 cargo fmt --check
-cargo clippy --quiet --all-targets -- -D warnings
-cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
-# The lean build (toolnexus-wasm/core) is the same crate without the `full` feature.
-cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
-cargo clippy --quiet --lib --no-default-features -- -D warnings
-# The bench-only feature (scenario 1 inside the core and its wasm export) stays clean too.
+# Host: every target with the bench-only feature on (a superset of the default build's code),
+# and the lean library (the same crate without `full`).
 cargo clippy --quiet --all-targets --features bench-core -- -D warnings
+cargo clippy --quiet --lib --no-default-features -- -D warnings
+# wasm32: the glue as the full build compiles it (with the bench export) and as the lean one does.
 cargo clippy --quiet --target wasm32-unknown-unknown --lib --features bench-core -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 bash scripts/check-core-purity.sh
 
 layer "2/9 host tests: cargo test (core behaviour, fixtures, property tests; bench-core adds the bench loop's check)"

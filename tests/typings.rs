@@ -17,7 +17,7 @@ fn check(file: &str, full: bool) {
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     if on_disk != generated {
         panic!(
-            "{} is stale: run `UPDATE_TYPINGS=1 cargo test --test typings` and commit it",
+            "{} is stale: run `UPDATE_TYPINGS=1 cargo test --test units typings` and commit it",
             path.display()
         );
     }

@@ -2,7 +2,7 @@
 //! declared once with [`record!`](crate::record) / [`tagged!`](crate::tagged) /
 //! [`word!`](crate::word) beside the code that uses it; listing it here puts its generated
 //! interface in `src/js/records.d.ts` (or `records_full.d.ts` for the `full` build's), which
-//! `tests/typings.rs` keeps up to date (`UPDATE_TYPINGS=1 cargo test --test typings` rewrites
+//! `tests/typings.rs` keeps up to date (`UPDATE_TYPINGS=1 cargo test --test units typings` rewrites
 //! them) and `src/js/typings.rs` ships.
 //!
 //! ```
