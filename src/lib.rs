@@ -1,6 +1,10 @@
 //! toolnexus for browsers and JavaScript runtimes: a pure Rust [`core`] and, on wasm32, the
 //! wasm-bindgen glue in `js` that exposes it to JavaScript.
 
+// `record!` names the crate `toolnexus` in serde's attribute paths, which must resolve both here
+// and in a crate that uses the macro.
+extern crate self as toolnexus;
+
 pub mod core;
 
 #[cfg(target_arch = "wasm32")]

@@ -529,8 +529,8 @@ macro_rules! record {
         pub struct $name {
             $(
                 $(#[doc = $fdoc])*
-                #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "crate::core::record::absent"))]
-                $(#[cfg_attr(not(target_arch = "wasm32"), serde($dflt, deserialize_with = "crate::core::record::null_as_default"))])?
+                #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "toolnexus::core::record::absent"))]
+                $(#[cfg_attr(not(target_arch = "wasm32"), serde($dflt, deserialize_with = "toolnexus::core::record::null_as_default"))])?
                 pub $field: $ty,
             )*
         }
@@ -678,7 +678,7 @@ macro_rules! tagged {
                 $variant {
                     $(
                         $(#[doc = $fdoc])*
-                        #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "crate::core::record::absent"))]
+                        #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "toolnexus::core::record::absent"))]
                         $field: $ty,
                     )*
                 },
