@@ -102,8 +102,6 @@ pub trait Record: Sized {
     fn write_json(&self, out: &mut Vec<u8>);
     /// Appends the record's TypeScript declaration (with its doc comments) to `out`.
     fn write_typescript(out: &mut String);
-    /// The TypeScript type that names the record in another declaration.
-    fn ts_name(out: &mut String);
 
     /// The record's JSON text.
     fn to_json_text(&self) -> String {
@@ -145,6 +143,20 @@ pub trait Field: Sized + AsJson {
     const OPTIONAL: bool = false;
     /// The field's TypeScript type.
     fn ts(out: &mut String);
+}
+
+/// Writes `"key":value` into a record's object, unless the field is absent.
+pub fn write_field<T: Field>(object: &mut crate::core::json_text::Object, key: &str, value: &T) {
+    if !value.absent() {
+        value.write_value(object.key(key));
+    }
+}
+
+/// Puts `key: value` into a record's JSON value, unless the field is absent.
+pub fn insert_field<T: Field>(map: &mut Map<String, Value>, key: &str, value: &T) {
+    if !value.absent() {
+        map.insert(key.into(), value.as_json());
+    }
 }
 
 /// `serde(skip_serializing_if)`'s test for a field (off the wasm module).
@@ -509,8 +521,8 @@ macro_rules! word {
 
 /// Declares a contract record once: the struct, its JSON reader and writer ([`Record`]), its
 /// TypeScript interface, and (off the wasm module) serde's derives with the same keys. See
-/// the module docs for the field syntax; add a record by declaring it here-style beside its
-/// users and listing it in `src/js/typings_records.rs`.
+/// the module docs for the field syntax; a record whose TypeScript the package ships is also
+/// listed in `src/core/contract.rs`.
 #[macro_export]
 macro_rules! record {
     (
@@ -563,11 +575,7 @@ macro_rules! record {
 
             fn write_json(&self, out: &mut Vec<u8>) {
                 let mut object = $crate::core::json_text::Object::new(out);
-                $(
-                    if !<$ty as $crate::core::record::Field>::absent(&self.$field) {
-                        <$ty as $crate::core::record::Field>::write_value(&self.$field, object.key($key));
-                    }
-                )*
+                $($crate::core::record::write_field(&mut object, $key, &self.$field);)*
                 object.end();
             }
 
@@ -585,20 +593,12 @@ macro_rules! record {
                 )*
                 out.push_str("}\n");
             }
-
-            fn ts_name(out: &mut String) {
-                out.push_str(stringify!($name));
-            }
         }
 
         impl $crate::core::json_value::AsJson for $name {
             fn as_json(&self) -> $crate::core::value::Value {
                 let mut map = $crate::core::value::Map::new();
-                $(
-                    if !<$ty as $crate::core::record::Field>::absent(&self.$field) {
-                        map.insert($key.into(), $crate::core::json_value::AsJson::as_json(&self.$field));
-                    }
-                )*
+                $($crate::core::record::insert_field(&mut map, $key, &self.$field);)*
                 $crate::core::value::Value::Object(map)
             }
         }
@@ -724,11 +724,7 @@ macro_rules! tagged {
                     $(
                         $name::$variant { $($field),* } => {
                             object.str($tag, $word);
-                            $(
-                                if !<$ty as $crate::core::record::Field>::absent($field) {
-                                    <$ty as $crate::core::record::Field>::write_value($field, object.key($key));
-                                }
-                            )*
+                            $($crate::core::record::write_field(&mut object, $key, $field);)*
                         }
                     )*
                 }
@@ -751,10 +747,6 @@ macro_rules! tagged {
                     out.push_str(" }\n");
                 )*
             }
-
-            fn ts_name(out: &mut String) {
-                out.push_str(stringify!($name));
-            }
         }
 
         impl $crate::core::json_value::AsJson for $name {
@@ -764,11 +756,7 @@ macro_rules! tagged {
                     $(
                         $name::$variant { $($field),* } => {
                             map.insert($tag.into(), $crate::core::value::Value::String($word.into()));
-                            $(
-                                if !<$ty as $crate::core::record::Field>::absent($field) {
-                                    map.insert($key.into(), $crate::core::json_value::AsJson::as_json($field));
-                                }
-                            )*
+                            $($crate::core::record::insert_field(&mut map, $key, $field);)*
                         }
                     )*
                 }

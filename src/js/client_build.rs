@@ -8,7 +8,7 @@ use super::callbacks::{JsHooks, JsMetricSink, JsWaitFor};
 use super::client::ClientHandle;
 use super::client_options::{api_key, common, function_opt, string_opt};
 use super::convert::{get, js_error};
-use super::dates::JsRunClock;
+use super::host::JsClock;
 use super::http::FetchHttp;
 use super::store::default_store;
 use crate::core::client::config::Style;
@@ -62,7 +62,7 @@ fn build(
         http,
         hooks: Rc::new(JsHooks::new(hooks, body_transform, on_error)),
         wait_for,
-        clock: Rc::new(JsRunClock),
+        clock: Rc::new(JsClock),
         telemetry: Rc::new(Telemetry::with_sink(on_metric)),
         requests: Default::default(),
     };

@@ -71,6 +71,14 @@ impl Clock for JsClock {
         js_sys::Math::random()
     }
 
+    /// The core checks the format ([`DateTime`](crate::core::time::DateTime)); `Date.parse`
+    /// names the instant, a local time in the runtime's own time zone.
+    fn date_ms(&self, text: &str) -> Option<f64> {
+        crate::core::time::DateTime::parse(text)?;
+        let ms = js_sys::Date::parse(text);
+        (!ms.is_nan()).then_some(ms)
+    }
+
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
         let (promise, resolve) = promise_with_resolver();
         let (Some(resolve), Some(set_timeout)) = (resolve, global_fn("setTimeout")) else {

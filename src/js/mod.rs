@@ -11,7 +11,6 @@ pub mod client;
 pub mod client_build;
 pub mod client_options;
 pub mod convert;
-pub mod dates;
 #[cfg(feature = "full")]
 pub mod exec;
 #[cfg(feature = "full")]

@@ -7,8 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{
     expect_string, from_json_text, get, js_error, record_to_js, to_json, type_name,
 };
-use super::dates::JsRunClock;
-use super::host::random_id;
+use super::host::{random_id, JsClock};
 use super::tool::spec_from_js;
 use crate::core::adapters;
 use crate::core::client::suspend::unreadable_expiry;
@@ -56,7 +55,7 @@ pub fn pending(
             &format!("pending: invalid request: {why}"),
         )
     })?;
-    if let Some(why) = unreadable_expiry(&JsRunClock, &request) {
+    if let Some(why) = unreadable_expiry(&JsClock, &request) {
         return Err(js_error("invalid_request", &format!("pending: {why}")));
     }
     Ok(record_to_js(&types::pending(request)))

@@ -4,7 +4,7 @@ use crate::core::value::{Map, Value};
 
 use crate::core::json_text;
 use crate::core::message::Message;
-use crate::core::record::{Field, Record};
+use crate::core::record::Field;
 use crate::core::types::Request;
 use crate::core::wire::Usage;
 
@@ -112,22 +112,12 @@ impl RunResult {
         });
         ResultJson {
             messages: crate::core::message::items_text(&self.messages),
-            tool_calls: tool_calls_text(&self.tool_calls),
+            tool_calls: {
+                let mut out = Vec::with_capacity(64 * self.tool_calls.len() + 2);
+                self.tool_calls.write_value(&mut out);
+                json_text::buffer_text(out)
+            },
             extra,
         }
     }
-}
-
-/// The JSON text of `records`, exactly serde_json's.
-fn tool_calls_text(records: &[ToolCallRecord]) -> String {
-    let mut out = Vec::with_capacity(64 * records.len() + 2);
-    out.push(b'[');
-    for (i, record) in records.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        record.write_json(&mut out);
-    }
-    out.push(b']');
-    json_text::buffer_text(out)
 }
