@@ -18,7 +18,7 @@ use toolnexus::core::tool::Context;
 use toolnexus::core::types::{pending_of, Answer};
 use toolnexus::json;
 
-fn questions() -> toolnexus::core::value::Value {
+fn questions() -> toolnexus::core::json::value::Value {
     json!([
         {"question": "Which database?", "header": "DB", "options": ["postgres", "sqlite", "none"]},
         {"question": "Name the project", "options": []},

@@ -12,7 +12,7 @@ use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::hooks::{LlmOverride, ToolOverride};
 use toolnexus::core::client::result::Status;
 use toolnexus::core::types::ToolResult;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -13,7 +13,7 @@ use toolnexus::core::client::config::{ClientConfig, Style};
 use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::Usage;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -15,7 +15,7 @@ use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::message::{values, Message};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -16,7 +16,7 @@ use toolnexus::core::client::suspend::check_answer;
 use toolnexus::core::host::{Clock, LocalBoxFuture};
 use toolnexus::core::time::{iso_ms, DateTime};
 use toolnexus::core::types::{pending, Answer, Request, ToolResult};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 
@@ -917,7 +917,7 @@ fn abort_while_wait_for_is_pending() {
 
 #[test]
 fn a_malformed_pending_is_an_ordinary_error_result() {
-    let mut metadata = toolnexus::core::value::Map::new();
+    let mut metadata = toolnexus::core::json::value::Map::new();
     metadata.insert("pending".into(), json!({"prompt": "no id or kind"}));
     let odd = ToolResult {
         output: "half a suspension".into(),

@@ -8,7 +8,7 @@ use common::agent::*;
 use common::http::*;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::types::ToolResult;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

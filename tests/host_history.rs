@@ -14,7 +14,7 @@ use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::host::HostText;
 use toolnexus::core::types::ToolResult;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -6,10 +6,10 @@
 use proptest::prelude::*;
 use toolnexus::core::adapters::{anthropic_text, gemini_text, openai_text};
 use toolnexus::core::input_schema::InputSchema;
-use toolnexus::core::json_text::to_text;
+use toolnexus::core::json::text::to_text;
 use toolnexus::core::spec::{empty_schema, ToolSpec};
 use toolnexus::{
-    core::value::{Map, Value},
+    core::json::value::{Map, Value},
     json,
 };
 

@@ -1,4 +1,4 @@
-//! `core::json_parse::from_str` reads every text as `serde_json::from_str::<Value>` does:
+//! `core::json::parse::from_str` reads every text as `serde_json::from_str::<Value>` does:
 //! the same value (number forms and float bits included) or the same error message, for
 //! generated values written every which way, numbers of every shape, broken texts, texts of
 //! JSON's own characters, deep nesting, and every power of ten it works out.
@@ -9,8 +9,8 @@ use crate::json_style;
 
 use json_style::{any_value as value, broken, mutation_byte, style, written};
 use proptest::prelude::*;
-use toolnexus::core::json_parse::from_str;
-use toolnexus::core::value::Value;
+use toolnexus::core::json::parse::from_str;
+use toolnexus::core::json::value::Value;
 
 /// Both readers' outcomes, as text that tells every number form and float bit apart.
 fn outcome(result: Result<Value, String>) -> Result<String, String> {

@@ -8,14 +8,14 @@
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use toolnexus::core::client::result::ToolCallRecord;
+use toolnexus::core::json::record::invalid_type;
+use toolnexus::core::json::record::Record;
 use toolnexus::core::metrics::MetricEvent;
-use toolnexus::core::record::invalid_type;
-use toolnexus::core::record::Record;
 use toolnexus::core::skills::SkillDef;
 use toolnexus::core::types::{Answer, Request, ToolResult};
 use toolnexus::core::wire::Usage;
 use toolnexus::{
-    core::value::{Map, Value},
+    core::json::value::{Map, Value},
     json,
 };
 

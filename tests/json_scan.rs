@@ -1,14 +1,14 @@
-//! `core::json_scan`'s canonical copy agrees with `serde_json`: for any JSON text, written with
-//! any whitespace and any escaping, the reader's copy is exactly `json_text::to_text` of what
+//! `core::json::scan`'s canonical copy agrees with `serde_json`: for any JSON text, written with
+//! any whitespace and any escaping, the reader's copy is exactly `json::text::to_text` of what
 //! `serde_json::from_str` reads, and it refuses only what it says it refuses (fractions,
 //! exponents, `-0`, long integers, duplicate keys, deep nesting). For text that is not JSON, or
 //! has been cut or changed anywhere, the reader never accepts what serde_json rejects.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use proptest::prelude::*;
-use toolnexus::core::json_scan::Reader;
-use toolnexus::core::json_text::to_text;
-use toolnexus::core::value::{Map, Value};
+use toolnexus::core::json::scan::Reader;
+use toolnexus::core::json::text::to_text;
+use toolnexus::core::json::value::{Map, Value};
 
 use crate::json_style;
 use json_style::{broken, style, written};

@@ -1,12 +1,12 @@
-//! `core::json_text` writes exactly the bytes `serde_json::to_string` writes, for any value:
+//! `core::json::text` writes exactly the bytes `serde_json::to_string` writes, for any value:
 //! every control character, quotes and backslashes, non-ASCII and astral characters, integers
 //! and floats of every size, nesting, key order.
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
-use toolnexus::core::json_text::{items_text, plain_len, to_text, write_joined};
+use toolnexus::core::json::text::{items_text, plain_len, to_text, write_joined};
 use toolnexus::{
-    core::value::{Map, Number, Value},
+    core::json::value::{Map, Number, Value},
     json,
 };
 

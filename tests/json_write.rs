@@ -1,4 +1,4 @@
-//! The JSON text the wasm module writes by hand (`core::json_write`, `core::json_text`'s
+//! The JSON text the wasm module writes by hand (`core::json_write`, `core::json::text`'s
 //! numbers) and the values `json_value!` builds are exactly serde_json's, for any content:
 //! the derives they replace in the module are kept off wasm32 to be compared with here.
 #![allow(clippy::unwrap_used)]
@@ -9,14 +9,14 @@ use json_style::any_value as value;
 use proptest::prelude::*;
 use toolnexus::core::client::result::{RunResult, Status, ToolCallRecord};
 use toolnexus::core::client::telemetry::StreamEvent;
-use toolnexus::core::json_text::{to_text, Json};
+use toolnexus::core::json::text::{to_text, Json};
 use toolnexus::core::message::Message;
 use toolnexus::core::metrics::MetricEvent;
 use toolnexus::core::types::{Answer, Request, ToolResult};
 use toolnexus::core::wire::Usage;
 use toolnexus::json_value;
 use toolnexus::{
-    core::value::{Map, Value},
+    core::json::value::{Map, Value},
     json,
 };
 

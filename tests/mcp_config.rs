@@ -7,7 +7,7 @@
 use toolnexus::core::mcp::config::{
     expand_env, parse_config, Endpoint, ServerEntry, DEFAULT_TIMEOUT_MS, RESERVED_KEYS,
 };
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn names(entries: &[ServerEntry]) -> Vec<&str> {
     entries.iter().map(|e| e.name.as_str()).collect()

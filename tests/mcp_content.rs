@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
 use toolnexus::core::mcp::content::{describe, to_tool_result, NO_ERROR_TEXT};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn out(result: Value) -> (String, bool) {
     let r = to_tool_result(&result, "srv");

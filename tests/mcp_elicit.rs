@@ -12,7 +12,7 @@ use std::rc::Rc;
 use toolnexus::core::mcp::elicit::{to_request, to_result};
 use toolnexus::core::mcp::load;
 use toolnexus::core::tool::Context;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn form() -> Value {
     json!({"mode": "form", "message": "What is your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}})

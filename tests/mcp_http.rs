@@ -9,7 +9,7 @@ use crate::mcp_common;
 use mcp_common::*;
 use std::rc::Rc;
 use toolnexus::core::mcp::Status;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 #[test]
 fn initialize_then_initialized_then_list_with_the_session_headers() {

@@ -16,7 +16,7 @@ use toolnexus::core::tool::Context;
 use toolnexus::json;
 
 fn load_local(
-    config: toolnexus::core::value::Value,
+    config: toolnexus::core::json::value::Value,
     host: McpHost,
     clock: &Rc<VirtualClock>,
 ) -> McpSource {

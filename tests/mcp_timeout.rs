@@ -14,7 +14,7 @@ use toolnexus::core::host::Signal;
 use toolnexus::core::mcp::{load, McpSource, Status};
 use toolnexus::core::tool::Context;
 use toolnexus::core::toolkit::{Sources, Toolkit};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn load_on(
     clock: &Rc<VirtualClock>,

@@ -14,7 +14,7 @@ use toolnexus::core::client::hooks::LlmOverride;
 use toolnexus::core::tool::SharedTool;
 use toolnexus::core::toolkit::{Sources, Toolkit};
 use toolnexus::core::types::ToolResult;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

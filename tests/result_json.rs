@@ -8,7 +8,7 @@ use toolnexus::core::client::result::{RunResult, Status, ToolCallRecord};
 use toolnexus::core::types::Request;
 use toolnexus::core::wire::Usage;
 use toolnexus::{
-    core::value::{Map, Value},
+    core::json::value::{Map, Value},
     json,
 };
 

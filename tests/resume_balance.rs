@@ -20,7 +20,7 @@ use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::types::ToolResult;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const THREAD: &str = "thread-1";
 

@@ -17,7 +17,7 @@ use toolnexus::core::client::result::{RunResult, Status};
 use toolnexus::core::relay::{relay_collision, RelayTool};
 use toolnexus::core::tool::SharedTool;
 use toolnexus::core::types::ToolResult;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn relay(name: &str) -> SharedTool {
     Rc::new(RelayTool::new(name, "Runs on the host", json!({"type": "object"})).unwrap())

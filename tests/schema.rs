@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use toolnexus::core::schema::{describe, validate, SchemaIssue};
 use toolnexus::{
-    core::value::{Map, Value},
+    core::json::value::{Map, Value},
     json, json_value,
 };
 

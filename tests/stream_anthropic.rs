@@ -7,7 +7,7 @@ use toolnexus::core::wire::anthropic::Anthropic;
 use toolnexus::core::wire::sse::SseEvent;
 use toolnexus::core::wire::stream::{AnthropicAssembler, Assembler};
 use toolnexus::core::wire::{Dialect, Reply, Usage, WireError};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn data(v: &Value) -> SseEvent {
     SseEvent {

@@ -1,5 +1,5 @@
 //! Each stream assembler's fast path (`wire::openai_chunk`, `wire::anthropic_delta`: no
-//! `toolnexus::core::value::Value`) and its slow one (`feed_slowly`) fold every sequence of events alike:
+//! `toolnexus::core::json::value::Value`) and its slow one (`feed_slowly`) fold every sequence of events alike:
 //! each feed's delta or error and the reply at the end, for every shape a field can take,
 //! written with any whitespace and escaping, cut or changed anywhere, with repeated keys. And
 //! the fast paths do take what providers stream.
@@ -11,7 +11,7 @@ use toolnexus::core::wire::openai::OpenAi;
 use toolnexus::core::wire::sse::SseEvent;
 use toolnexus::core::wire::stream::{AnthropicAssembler, Assembler, OpenAiAssembler};
 use toolnexus::core::wire::{anthropic_delta, openai_chunk};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use crate::json_style;
 use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};

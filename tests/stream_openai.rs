@@ -8,7 +8,7 @@ use toolnexus::core::wire::openai::OpenAi;
 use toolnexus::core::wire::sse::SseEvent;
 use toolnexus::core::wire::stream::{Assembler, OpenAiAssembler};
 use toolnexus::core::wire::{Dialect, Reply, Usage, WireError};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn data(v: &Value) -> SseEvent {
     SseEvent {
@@ -50,7 +50,7 @@ fn delta(d: Value) -> SseEvent {
 }
 
 fn call_delta(index: u64, id: Option<&str>, name: Option<&str>, args: Option<&str>) -> SseEvent {
-    let mut function = toolnexus::core::value::Map::new();
+    let mut function = toolnexus::core::json::value::Map::new();
     if let Some(n) = name {
         function.insert("name".into(), json!(n));
     }

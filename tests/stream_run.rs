@@ -17,7 +17,7 @@ use toolnexus::core::client::error::RunError;
 use toolnexus::core::client::result::RunResult;
 use toolnexus::core::client::telemetry::StreamEvent;
 use toolnexus::core::wire::Usage;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

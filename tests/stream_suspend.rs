@@ -21,7 +21,7 @@ use toolnexus::core::client::store::{InMemoryStore, Store};
 use toolnexus::core::client::telemetry::StreamEvent;
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::types::Request;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 

@@ -11,7 +11,7 @@ use toolnexus::core::host::Signal;
 use toolnexus::core::tool::Context;
 use toolnexus::core::toolkit::{Sources, Toolkit};
 use toolnexus::core::types::ToolResult;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn builtin_set() -> Vec<toolnexus::core::tool::SharedTool> {
     ["bash", "read", "write"]

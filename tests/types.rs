@@ -4,7 +4,7 @@
 use toolnexus::core::adapters::{to_anthropic, to_gemini, to_openai};
 use toolnexus::core::spec::{empty_schema, SpecError, ToolSpec};
 use toolnexus::core::types::{pending, pending_of, sanitize, Answer, Request, ToolResult};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn request(url: Option<&str>) -> Request {
     Request {

@@ -1,4 +1,4 @@
-//! `core::value` behaves as serde_json's `Value`, `Map` (with `preserve_order`) and `Number`
+//! `core::json::value` behaves as serde_json's `Value`, `Map` (with `preserve_order`) and `Number`
 //! do, for any content: the same accessors, lookups, order, equality, text and debug form.
 //! serde_json's types are the reference here; the module no longer carries them.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -7,7 +7,7 @@ use crate::json_style;
 
 use json_style::{any_value, number};
 use proptest::prelude::*;
-use toolnexus::core::value::{Map, Number, Value};
+use toolnexus::core::json::value::{Map, Number, Value};
 
 type TheirMap = serde_json::Map<String, serde_json::Value>;
 

@@ -10,7 +10,7 @@ use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::{
     anthropic::Anthropic, body_json, openai::OpenAi, Dialect, ToolCall, ToolList, WireError,
 };
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 fn spec(name: &str) -> ToolSpec {
     let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});

@@ -1,4 +1,4 @@
-//! The OpenAI dialect's fast reader (`wire::openai_read`, no `toolnexus::core::value::Value`) and its slow
+//! The OpenAI dialect's fast reader (`wire::openai_read`, no `toolnexus::core::json::value::Value`) and its slow
 //! one (`OpenAi::parse_slowly`) give the same result for every response: every shape a field
 //! can take, written with any whitespace and escaping, cut or changed anywhere, with repeated
 //! keys. And the fast reader does take the shapes providers send.
@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use toolnexus::core::wire::openai::OpenAi;
 use toolnexus::core::wire::openai_read;
 use toolnexus::core::wire::Dialect;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use crate::json_style;
 use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};

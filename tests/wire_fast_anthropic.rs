@@ -1,4 +1,4 @@
-//! The Anthropic dialect's fast reader (`wire::anthropic_read`, no `toolnexus::core::value::Value`) and its
+//! The Anthropic dialect's fast reader (`wire::anthropic_read`, no `toolnexus::core::json::value::Value`) and its
 //! slow one (`Anthropic::parse_slowly`) give the same result for every response: every shape a
 //! field can take, written with any whitespace and escaping, cut or changed anywhere, with
 //! repeated keys. The fast reader takes the shapes providers send; and the tool results
@@ -11,7 +11,7 @@ use toolnexus::core::types::ToolResult;
 use toolnexus::core::wire::anthropic::Anthropic;
 use toolnexus::core::wire::anthropic_read;
 use toolnexus::core::wire::Dialect;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use crate::json_style;
 use json_style::{broken, mutation_byte, object, one_of, style, text, tool_name, written};

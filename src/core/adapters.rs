@@ -3,9 +3,9 @@
 //! text, each tool's schema spliced in as its own text (a schema JavaScript gave is never
 //! parsed for it); the `to_*` forms parse that text for callers that want data.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
-use super::json_text::write_str;
+use super::json::text::write_str;
 use super::spec::ToolSpec;
 
 /// OpenAI: `[{type: "function", function: {name, description, parameters}}]`.
@@ -114,5 +114,5 @@ fn declaration(out: &mut Vec<u8>, spec: &ToolSpec, schema_key: &str) {
 
 /// The value of JSON text these functions wrote (always valid).
 fn parsed(text: &str) -> Value {
-    crate::core::json_parse::from_str(text).unwrap_or(Value::Null)
+    crate::core::json::parse::from_str(text).unwrap_or(Value::Null)
 }

@@ -10,7 +10,7 @@
 //! scenario.run_once().unwrap();
 //! ```
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};

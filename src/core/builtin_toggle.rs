@@ -2,7 +2,7 @@
 //! name→bool map on the all-on baseline. The tools themselves register through [`select`]. It
 //! is in every build: a lean build has no built-in tools, but still refuses their names.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 use crate::core::tool::SharedTool;
 

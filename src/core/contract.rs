@@ -10,7 +10,7 @@
 //! assert!(text.contains("export interface ToolResult {"));
 //! ```
 
-use crate::core::record::Record;
+use crate::core::json::record::Record;
 
 /// The generated TypeScript of the lean core's records (`full`: the full build's extra ones).
 pub fn typescript(full: bool) -> String {

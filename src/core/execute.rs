@@ -1,7 +1,7 @@
 //! One checked tool call: argument shape and schema validation, then the tool raced against
 //! the caller's signal and time budget, so a tool that never settles cannot hang its caller.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use futures_util::future::select_all;
 use std::rc::Rc;
 

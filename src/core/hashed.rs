@@ -1,5 +1,5 @@
 //! The hash index of the tables that may hold many thousands of keys: the metrics registry's
-//! series (a lookup per event) and a large JSON object's keys ([`Map`](crate::core::value::Map)
+//! series (a lookup per event) and a large JSON object's keys ([`Map`](crate::core::json::value::Map)
 //! past a few entries). It is hashbrown's `HashTable` of positions under SipHash-1-3, keyed by
 //! 128 bits each module instance draws from getrandom (`crypto.getRandomValues` in wasm, the OS
 //! elsewhere): keys that collide cannot be made in advance, as they were for the unseeded FNV-1a

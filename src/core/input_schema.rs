@@ -7,10 +7,10 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::ops::Deref;
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
-use super::json_scan::Reader;
-use super::json_text;
+use super::json;
+use super::json::scan::Reader;
 
 /// The JSON Schema of a tool's arguments, as text and as a `Value`, each made on first use.
 /// It reads as a `Value` (it derefs to one).
@@ -24,7 +24,7 @@ use super::json_text;
 /// ```
 #[derive(Clone)]
 pub struct InputSchema {
-    /// Canonical JSON text: exactly what [`json_text::write_value`] writes for `value`.
+    /// Canonical JSON text: exactly what [`json::text::write_value`] writes for `value`.
     text: OnceCell<Box<str>>,
     value: OnceCell<Value>,
 }
@@ -54,7 +54,7 @@ impl InputSchema {
     /// the reader after it.
     ///
     /// ```
-    /// # use toolnexus::core::{input_schema::InputSchema, json_scan::Reader};
+    /// # use toolnexus::core::{input_schema::InputSchema, json::scan::Reader};
     /// let mut reader = Reader::new(r#"[{"properties": {}}, 1]"#);
     /// let mut schema = None;
     /// reader.array(|r, i| if i == 0 { schema = InputSchema::read(r); schema.as_ref().map(drop) } else { r.skip() }).unwrap();
@@ -96,7 +96,7 @@ impl InputSchema {
             // `Null` is only a guard that can never be reached.
             self.text
                 .get()
-                .and_then(|text| crate::core::json_parse::from_str(text).ok())
+                .and_then(|text| crate::core::json::parse::from_str(text).ok())
                 .unwrap_or(Value::Null)
         })
     }
@@ -104,7 +104,7 @@ impl InputSchema {
     /// The schema's canonical JSON text, written from its value the first time.
     pub fn text(&self) -> &str {
         self.text
-            .get_or_init(|| json_text::to_text(self.value()).into_boxed_str())
+            .get_or_init(|| json::text::to_text(self.value()).into_boxed_str())
     }
 }
 

@@ -2,8 +2,8 @@
 //! of a number or a JSON value, `JSON.stringify`, `String.prototype.trim`, `encodeURIComponent`
 //! and the `URLSearchParams` serializer.
 
+use crate::core::json::value::Value;
 use crate::core::text::JoinWith;
-use crate::core::value::Value;
 use std::fmt::Write;
 
 /// `String(n)` for a JS number: the shortest round-trip digits, laid out as ECMAScript does.
@@ -90,9 +90,9 @@ fn significant_digits(text: &str) -> (String, i64) {
 ///
 /// ```
 /// # use toolnexus::core::jsfmt::json_number;
-/// assert_eq!(json_number(&toolnexus::core::value::Number::from_f64(1.0).unwrap()), "1");
+/// assert_eq!(json_number(&toolnexus::core::json::value::Number::from_f64(1.0).unwrap()), "1");
 /// ```
-pub fn json_number(n: &crate::core::value::Number) -> String {
+pub fn json_number(n: &crate::core::json::value::Number) -> String {
     match (n.as_i64(), n.as_u64()) {
         (Some(i), _) if i.unsigned_abs() <= 1 << 53 => i.to_string(),
         (_, Some(u)) if u <= 1 << 53 => u.to_string(),
@@ -132,7 +132,7 @@ pub fn string_of(value: &Value) -> String {
 ///
 /// ```
 /// # use toolnexus::core::jsfmt::stringify;
-/// let v: toolnexus::core::value::Value = serde_json::from_str(r#"{"a":1.0,"b":[1e2,"x"]}"#).unwrap();
+/// let v: toolnexus::core::json::value::Value = serde_json::from_str(r#"{"a":1.0,"b":[1e2,"x"]}"#).unwrap();
 /// assert_eq!(stringify(&v), r#"{"a":1,"b":[100,"x"]}"#);
 /// ```
 pub fn stringify(value: &Value) -> String {
@@ -165,7 +165,7 @@ fn write_json(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&crate::core::json_text::to_text(&Value::String(
+                out.push_str(&crate::core::json::text::to_text(&Value::String(
                     key.clone(),
                 )));
                 out.push(':');
@@ -173,7 +173,7 @@ fn write_json(out: &mut String, value: &Value) {
             }
             out.push('}');
         }
-        other => out.push_str(&crate::core::json_text::to_text(other)),
+        other => out.push_str(&crate::core::json::text::to_text(other)),
     }
 }
 

@@ -1,10 +1,10 @@
 //! One transcript entry, kept as the JSON text every request body copies, with its value
 //! parsed only when something reads it (a hook, a resume, a Rust caller). A provider's reply
-//! goes into the transcript as its canonical text ([`json_scan`](super::json_scan)), a prompt or
+//! goes into the transcript as its canonical text ([`json_scan`](super::json::scan)), a prompt or
 //! a tool result is written as text directly, and a turn's request body is the texts joined:
 //! the common run never builds a `Value` for its transcript.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use serde::{Deserialize, Deserializer};
 #[cfg(not(target_arch = "wasm32"))]
 use serde::{Serialize, Serializer};
@@ -12,8 +12,8 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::rc::Rc;
 
-use super::json_scan::Reader;
-use super::json_text;
+use super::json;
+use super::json::scan::Reader;
 
 /// A transcript message: its JSON text (exactly `serde_json`'s text of its value) and, once
 /// read, its value.
@@ -37,15 +37,15 @@ impl Message {
     /// A message holding `value`.
     pub fn from_value(value: Value) -> Message {
         Message {
-            text: json_text::to_text(&value).into(),
+            text: json::text::to_text(&value).into(),
             value: OnceCell::from(value),
         }
     }
 
     /// A message from any JSON text (read without a `Value` when [`json_scan`] takes it).
     ///
-    /// [`json_scan`]: super::json_scan
-    pub fn parse(text: &str) -> Result<Message, crate::core::json_parse::ParseError> {
+    /// [`json_scan`]: super::json::scan
+    pub fn parse(text: &str) -> Result<Message, crate::core::json::parse::ParseError> {
         let mut reader = Reader::new(text);
         let mut out = Vec::with_capacity(text.len());
         if reader.canonical(&mut out).is_some() && reader.finish().is_some() {
@@ -53,13 +53,13 @@ impl Message {
                 return Ok(Message::from_canonical(text));
             }
         }
-        crate::core::json_parse::from_str(text).map(Message::from_value)
+        crate::core::json::parse::from_str(text).map(Message::from_value)
     }
 
-    /// A message from text already in canonical form (what [`json_scan::Reader::canonical`]
+    /// A message from text already in canonical form (what [`json::scan::Reader::canonical`]
     /// or [`json_text`] wrote): it is not checked.
     ///
-    /// [`json_scan::Reader::canonical`]: super::json_scan::Reader::canonical
+    /// [`json::scan::Reader::canonical`]: super::json::scan::Reader::canonical
     pub(crate) fn from_canonical(text: String) -> Message {
         Message {
             text: text.into(),
@@ -84,9 +84,9 @@ impl Message {
             if i > 0 {
                 out.push(b',');
             }
-            json_text::write_str(&mut out, key);
+            json::text::write_str(&mut out, key);
             out.push(b':');
-            json_text::write_str(&mut out, value);
+            json::text::write_str(&mut out, value);
         }
         out.push(b'}');
         Message::from_canonical(String::from_utf8(out).unwrap_or_default())
@@ -103,9 +103,9 @@ impl Message {
     pub fn role_content(role: &str, content: &str) -> Message {
         let mut out = Vec::with_capacity(role.len() + content.len() + 26);
         out.extend_from_slice(br#"{"role":"#);
-        json_text::write_str(&mut out, role);
+        json::text::write_str(&mut out, role);
         out.extend_from_slice(br#","content":"#);
-        json_text::write_str(&mut out, content);
+        json::text::write_str(&mut out, content);
         out.push(b'}');
         Message::from_canonical(String::from_utf8(out).unwrap_or_default())
     }
@@ -121,9 +121,9 @@ impl Message {
     pub fn tool_result(id: &str, output: &str) -> Message {
         let mut out = Vec::with_capacity(id.len() + output.len() + 48);
         out.extend_from_slice(br#"{"role":"tool","tool_call_id":"#);
-        json_text::write_str(&mut out, id);
+        json::text::write_str(&mut out, id);
         out.extend_from_slice(br#","content":"#);
-        json_text::write_str(&mut out, output);
+        json::text::write_str(&mut out, output);
         out.push(b'}');
         Message::from_canonical(String::from_utf8(out).unwrap_or_default())
     }
@@ -136,14 +136,14 @@ impl Message {
     /// The message's value, parsed on first read.
     pub fn value(&self) -> &Value {
         self.value
-            .get_or_init(|| crate::core::json_parse::from_str(&self.text).unwrap_or(Value::Null))
+            .get_or_init(|| crate::core::json::parse::from_str(&self.text).unwrap_or(Value::Null))
     }
 
     /// The message's value, taken.
     pub fn into_value(self) -> Value {
         match self.value.into_inner() {
             Some(value) => value,
-            None => crate::core::json_parse::from_str(&self.text).unwrap_or(Value::Null),
+            None => crate::core::json::parse::from_str(&self.text).unwrap_or(Value::Null),
         }
     }
 
@@ -237,7 +237,7 @@ impl From<Value> for Message {
     }
 }
 
-impl<I: crate::core::value::Index> std::ops::Index<I> for Message {
+impl<I: crate::core::json::value::Index> std::ops::Index<I> for Message {
     type Output = Value;
     fn index(&self, index: I) -> &Value {
         &self.value()[index]
@@ -245,7 +245,7 @@ impl<I: crate::core::value::Index> std::ops::Index<I> for Message {
 }
 
 // Only off wasm32 (tests, native callers): the wasm module writes JSON text by hand
-// (`core::json_text`, `core::json_write`) and never links serde's serializer.
+// (`core::json::text`, `core::json_write`) and never links serde's serializer.
 #[cfg(not(target_arch = "wasm32"))]
 impl Serialize for Message {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -260,7 +260,7 @@ impl<'de> Deserialize<'de> for Message {
 }
 
 /// A transcript entry as a record field: any JSON value, written as its text.
-impl crate::core::record::Field for Message {
+impl crate::core::json::record::Field for Message {
     fn read(value: Option<Value>, key: &str) -> Result<Self, String> {
         value
             .map(Message::from_value)
@@ -277,7 +277,7 @@ impl crate::core::record::Field for Message {
     }
 }
 
-impl crate::core::json_value::AsJson for Message {
+impl crate::core::json::build::AsJson for Message {
     fn as_json(&self) -> Value {
         self.value().clone()
     }

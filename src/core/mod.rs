@@ -16,16 +16,12 @@ pub mod hashed;
 pub mod host;
 pub mod input_schema;
 pub mod jsfmt;
-pub mod json_parse;
-pub mod json_scan;
-pub mod json_text;
-pub mod json_value;
+pub mod json;
 #[cfg(feature = "full")]
 pub mod mcp;
 pub mod message;
 pub mod metrics;
 pub mod names;
-pub mod record;
 pub mod relay;
 pub mod schema;
 #[cfg(feature = "full")]
@@ -37,5 +33,4 @@ pub mod time;
 pub mod tool;
 pub mod toolkit;
 pub mod types;
-pub mod value;
 pub mod wire;

@@ -1,7 +1,7 @@
 //! Relay (declaration-only) tools (SPEC §10 addendum): a schema the model can call, executed by
 //! the host. The loop surfaces every relay call of a turn as one `kind: "tool_call"` suspension.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 use super::builtin_toggle::BUILTIN_NAMES;
 use super::host::LocalBoxFuture;

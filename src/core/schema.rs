@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use crate::core::jsfmt::json_number;
-use crate::core::value::{Map, Number, Value};
+use crate::core::json::value::{Map, Number, Value};
 
 /// Deepest schema nesting that is checked; anything below is accepted.
 const MAX_DEPTH: usize = 64;
@@ -270,7 +270,7 @@ impl Walker {
             if !options.is_empty() && !options.iter().any(|o| json_eq(o, value)) {
                 let list: Vec<String> = options
                     .iter()
-                    .map(crate::core::json_text::to_text)
+                    .map(crate::core::json::text::to_text)
                     .collect();
                 self.push(path, format!("must be one of {}", list.join_with(", ")));
             }
@@ -281,7 +281,7 @@ impl Walker {
                     path,
                     format!(
                         "must be equal to {}",
-                        crate::core::json_text::Json(expected)
+                        crate::core::json::text::Json(expected)
                     ),
                 );
             }
@@ -529,5 +529,5 @@ fn json_eq(a: &Value, b: &Value) -> bool {
 }
 
 fn quote(s: &str) -> String {
-    crate::core::json_text::to_text(&Value::String(s.to_owned()))
+    crate::core::json::text::to_text(&Value::String(s.to_owned()))
 }

@@ -1,9 +1,9 @@
 //! A tool's public description, checked once when the tool is made.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 use super::input_schema::InputSchema;
-use super::json_scan::Reader;
+use super::json::scan::Reader;
 use super::types::sanitize;
 
 /// Why a tool definition was refused.
@@ -169,7 +169,7 @@ fn check_schema(name: &str, schema: &Value) -> Result<(), SpecError> {
         Some(Value::String(t)) if t == "object" => Ok(()),
         Some(other) => Err(SpecError::SchemaTypeNotObject {
             name: name.to_owned(),
-            got: crate::core::json_text::to_text(other),
+            got: crate::core::json::text::to_text(other),
         }),
     }
 }

@@ -1,6 +1,6 @@
 //! The uniform `Tool` (SPEC §1): a spec the model sees, and an async `execute`.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::rc::Rc;
 
 use super::host::{LocalBoxFuture, Signal};
@@ -27,7 +27,7 @@ pub struct Context {
 /// One tool, whatever its source. `execute` never fails: a failure is an error [`ToolResult`].
 ///
 /// ```
-/// use toolnexus::{core::value::Value, json};
+/// use toolnexus::{core::json::value::Value, json};
 /// use toolnexus::core::{host::LocalBoxFuture, spec::ToolSpec, tool::{Context, Tool}, types::ToolResult};
 /// struct Echo(ToolSpec);
 /// impl Tool for Echo {

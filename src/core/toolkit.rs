@@ -1,9 +1,9 @@
 //! The toolkit (SPEC §4): deterministic assembly of every source, routing by name, and the
 //! checks every call goes through before a tool runs.
 
+use crate::core::json::value::Value;
 use crate::core::names::Names;
 use crate::core::text::JoinWith;
-use crate::core::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -1,14 +1,14 @@
 //! The contract's data types (SPEC §0, §1, §10): `ToolResult`, `Request`, `Answer`, and
 //! `sanitize`. Their JSON keys are fixed across every toolnexus port.
 
-use crate::core::record::Record;
-use crate::core::value::{Map, Value};
+use crate::core::json::record::Record;
+use crate::core::json::value::{Map, Value};
 
 crate::record! {
     /// What a tool hands back to the model. `metadata.pending` marks a suspension.
     ///
     /// ```
-    /// use toolnexus::core::{record::Record, types::ToolResult};
+    /// use toolnexus::core::{json::record::Record, types::ToolResult};
     /// let r = ToolResult::ok("42");
     /// assert_eq!(r.to_json_text(), r#"{"output":"42","isError":false}"#);
     /// ```
@@ -56,7 +56,7 @@ crate::record! {
     /// across ports.
     ///
     /// ```
-    /// use toolnexus::core::{record::Record, types::Request};
+    /// use toolnexus::core::{json::record::Record, types::Request};
     /// let r = Request::from_json(toolnexus::json!({"id": "1", "kind": "approval", "prompt": "Send?"})).unwrap();
     /// assert_eq!(r.kind, "approval");
     /// ```
@@ -84,7 +84,7 @@ crate::record! {
     /// The host's resolution of a `Request`.
     ///
     /// ```
-    /// use toolnexus::core::{record::Record, types::Answer};
+    /// use toolnexus::core::{json::record::Record, types::Answer};
     /// let a = Answer::from_json(toolnexus::json!({"id": "1", "ok": false, "reason": "declined"})).unwrap();
     /// assert!(!a.ok);
     /// ```

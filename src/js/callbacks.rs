@@ -2,7 +2,7 @@
 //! an in-process `generate`, and a conversation store. Each settles its JS result through the
 //! one Promise helper; a throw or a rejection becomes the `Err` the core expects.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 

@@ -1,6 +1,6 @@
 //! The `Client` class (SPEC §8, §10): `run`, `ask`, `stream`, `conversation`, `metrics`.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

@@ -1,6 +1,6 @@
 //! Reads `createClient` / `createInProcessClient` options into the core's configuration.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 

@@ -2,7 +2,7 @@
 //! which keeps JavaScript's own semantics exactly (`toJSON`, dropped `undefined`, key order,
 //! number formatting) and costs one `JSON.stringify` / `JSON.parse` per crossing.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use js_sys::{Reflect, JSON};
 use wasm_bindgen::prelude::*;
 
@@ -14,18 +14,18 @@ pub fn to_json(value: &JsValue) -> Result<Value, String> {
     }
     let text = JSON::stringify(value).map_err(|e| error_text(&e))?;
     match text.as_string() {
-        Some(text) => crate::core::json_parse::from_str(&text).map_err(|e| e.to_string()),
+        Some(text) => crate::core::json::parse::from_str(&text).map_err(|e| e.to_string()),
         None => Ok(Value::Null),
     }
 }
 
 /// Converts JSON data to a fresh JS value.
 pub fn from_json(value: &Value) -> JsValue {
-    from_json_text(&crate::core::json_text::to_text(value))
+    from_json_text(&crate::core::json::text::to_text(value))
 }
 
 /// A record (`ToolResult`, `Request`, an event) as a fresh JS value, through its JSON text.
-pub fn record_to_js(record: &impl crate::core::record::Record) -> JsValue {
+pub fn record_to_js(record: &impl crate::core::json::record::Record) -> JsValue {
     from_json_text(&record.to_json_text())
 }
 

@@ -3,7 +3,7 @@
 //! environment for `${ENV_VAR}` headers, `fetch`, the runtime's process API for local servers,
 //! and the toolkit's `waitFor` for elicitation.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use js_sys::{Function, Object};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -91,7 +91,7 @@ fn config_json(input: &JsValue) -> Result<Value, JsValue> {
         }
         let text = read_file(&path)
             .map_err(|why| invalid(&format!("could not read the MCP config file {path}: {why}")))?;
-        return crate::core::json_parse::from_str(&text).map_err(|e| {
+        return crate::core::json::parse::from_str(&text).map_err(|e| {
             invalid(&format!(
                 "the MCP config file {path} is not valid JSON: {e}"
             ))

@@ -157,11 +157,11 @@ impl MemoryFileSystem {
     #[wasm_bindgen(js_name = readDir, unchecked_return_type = "ToolnexusDirEntry[]")]
     pub fn read_dir(&self, path: &str) -> Result<JsValue, JsValue> {
         let entries = self.fs.list_sync(path).map_err(thrown)?;
-        let list: Vec<crate::core::value::Value> = entries
+        let list: Vec<crate::core::json::value::Value> = entries
             .into_iter()
             .map(|e| crate::json_value!({"name": e.name, "kind": kind_name(e.kind)}))
             .collect();
-        Ok(from_json(&crate::core::value::Value::Array(list)))
+        Ok(from_json(&crate::core::json::value::Value::Array(list)))
     }
 
     /// `{kind: "file" | "dir"}`, or `null` when nothing is at `path`.

@@ -1,7 +1,7 @@
 //! The second argument of `run` / `ask` / `stream` / `conversation`: `{toolkit, signal?,
 //! history?, id?, on_text?}`, read once; each run gets its own signal (see `run_signal`).
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

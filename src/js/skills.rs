@@ -1,7 +1,7 @@
 //! Skills from JavaScript (SPEC §3): `createToolkit`'s `skills`, `skillProvider`, `skillsDir`,
 //! `skillsFilter`, `disableSkills` and `skillSampleLimit`, and the `listSkills` export.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -239,7 +239,7 @@ pub fn list_skills(
     crate::js::promise::promise(async move {
         let (inventory, warnings) = skills::list(&config?).await;
         warnings.iter().for_each(|w| warn(w));
-        Ok(from_json_text(&crate::core::json_text::to_text(
+        Ok(from_json_text(&crate::core::json::text::to_text(
             &inventory.to_json(),
         )))
     })

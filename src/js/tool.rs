@@ -3,12 +3,12 @@
 //! [`Tool`]; the exported `Tool` class gives any core tool a JS face.
 
 use super::slot::{settler, Slot};
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use crate::core::record::Record;
+use crate::core::json::record::Record;
 
 use super::convert::{from_json_text, get, js_error, record_to_js, to_json, type_name};
 use super::host::{signal_from, JsClock, JsSignal};
@@ -16,7 +16,7 @@ use super::run_context::Unfired;
 use super::tool_result::decode_outcome;
 use crate::core::execute::run_checked;
 use crate::core::host::LocalBoxFuture;
-use crate::core::json_text;
+use crate::core::json;
 use crate::core::spec::{empty_schema, ToolSpec};
 use crate::core::tool::{Context, SharedTool, Tool};
 use crate::core::types::{Answer, ToolResult};
@@ -49,7 +49,7 @@ impl Tool for JsTool {
             }
         });
         let answer = ctx.answer.as_ref().map(Record::to_json_text);
-        let args = json_text::to_text(args);
+        let args = json::text::to_text(args);
         let slot = Slot::new();
         let returned = shim_call_tool(
             &self.func,

@@ -1,7 +1,7 @@
 //! Decodes what a JS tool gave back (a string, a `ToolResult`, anything else, a throw or a
 //! rejection) into one [`ToolResult`]. Every shape has a defined outcome; nothing panics.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get, has, js_string, to_json, type_name};
@@ -60,7 +60,7 @@ fn decode_value(tool: &str, value: &JsValue) -> ToolResult {
         return decode_result_shape(tool, value).unwrap_or_else(ToolResult::error);
     }
     match to_json(value) {
-        Ok(json) => ToolResult::ok(crate::core::json_text::to_text(&json)),
+        Ok(json) => ToolResult::ok(crate::core::json::text::to_text(&json)),
         Err(why) => ToolResult::error(format!(
             "Tool \"{tool}\" returned a value that cannot be turned into JSON: {why}"
         )),

@@ -1,7 +1,7 @@
 //! `createToolkit(options)` and the `Toolkit` class (SPEC §4) over the core toolkit.
 
+use crate::core::json::value::Value;
 use crate::core::names::Names;
-use crate::core::value::Value;
 use js_sys::Array;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -5,8 +5,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{get, js_error, to_json};
+use crate::core::json::value::Value;
 use crate::core::tool::SharedTool;
-use crate::core::value::Value;
 
 /// No MCP servers exist in this build: the type has no values.
 #[derive(Clone)]

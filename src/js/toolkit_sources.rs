@@ -5,10 +5,10 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::mcp::McpPlan;
+use crate::core::json::value::Value;
 use crate::core::mcp::McpSource;
 use crate::core::skills::SkillsConfig;
 use crate::core::tool::SharedTool;
-use crate::core::value::Value;
 
 use super::convert::{get, js_error, to_json};
 

@@ -1,6 +1,6 @@
 //! `sanitize`, `pending`, `authRequired`, `pendingOf` and the stand-alone adapters.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 

@@ -7,7 +7,7 @@ use futures_executor::block_on;
 use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::rc::Rc;
-use toolnexus::core::value::Value;
+use toolnexus::core::json::value::Value;
 
 use toolnexus::core::builtins::{create, BuiltinHost, Exec, ExecOutput, Regex, RegexEngine};
 use toolnexus::core::fs::{

@@ -5,7 +5,7 @@ use futures_executor::block_on;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use toolnexus::core::message::Message;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use super::http::ScriptedHttp;
 use super::{ManualSignal, SignalHandle};

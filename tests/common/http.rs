@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use toolnexus::core::client::config::Style;
 use toolnexus::core::host::{Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal};

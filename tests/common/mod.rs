@@ -14,7 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use toolnexus::core::host::{Cancel, Clock, LocalBoxFuture};
 use toolnexus::core::spec::ToolSpec;

@@ -6,7 +6,7 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
-use toolnexus::core::value::Value;
+use toolnexus::core::json::value::Value;
 
 use super::ManualSignal;
 use super::SignalHandle;

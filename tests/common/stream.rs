@@ -9,7 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll};
-use toolnexus::core::value::Value;
+use toolnexus::core::json::value::Value;
 
 use super::http::Sent;
 use toolnexus::core::host::{

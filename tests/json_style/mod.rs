@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use std::fmt::Write;
 use toolnexus::{
-    core::value::{Map, Number, Value},
+    core::json::value::{Map, Number, Value},
     json,
 };
 

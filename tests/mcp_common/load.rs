@@ -1,7 +1,7 @@
 //! Loading scripted servers on a virtual clock, and calling their tools.
 
 use std::rc::Rc;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use super::{host, remote, run, FakeMcp, Router, VirtualClock};
 use toolnexus::core::mcp::{load, McpSource};

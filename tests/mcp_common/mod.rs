@@ -19,7 +19,7 @@ pub mod stdio;
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use toolnexus::core::client::hooks::WaitFor;
 use toolnexus::core::host::{Clock, Http, LocalBoxFuture};
@@ -78,7 +78,7 @@ pub fn with_wait_for(mut host: McpHost, wait_for: Rc<dyn WaitFor>) -> McpHost {
 
 /// `{"mcpServers": {name: {"url": "http://fake/<name>", ...extra}}}` as parsed entries.
 pub fn remote(servers: &[(&str, Value)]) -> Vec<toolnexus::core::mcp::config::ServerEntry> {
-    let mut map = toolnexus::core::value::Map::new();
+    let mut map = toolnexus::core::json::value::Map::new();
     for (name, extra) in servers {
         let mut server = json!({"url": format!("http://fake/{name}")});
         server

@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use super::server_body::{Part, Replies, Script};
 use toolnexus::core::host::{Clock, HeadedResponse, HttpError, HttpRequest, LocalBoxFuture};

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
-use toolnexus::core::value::Value;
+use toolnexus::core::json::value::Value;
 
 use toolnexus::core::host::{ByteStream, HttpError, LocalBoxFuture};
 

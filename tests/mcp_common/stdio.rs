@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::mcp::process::{Child, Process, SpawnSpec};

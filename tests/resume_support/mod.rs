@@ -4,7 +4,7 @@
 
 use futures_executor::block_on;
 use std::rc::Rc;
-use toolnexus::{core::value::Value, json};
+use toolnexus::{core::json::value::Value, json};
 
 use crate::common::agent::Rig;
 use toolnexus::core::client::config::Style;

@@ -2,7 +2,7 @@
 
 use toolnexus::core::types::Request;
 use toolnexus::js::convert::{error_text, get, has, js_error, to_json, type_name};
-use toolnexus::{core::value::Value, json_value as json};
+use toolnexus::{core::json::value::Value, json_value as json};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 

@@ -55,7 +55,7 @@ fn a_tool_result_is_taken_as_it_is() {
     assert_eq!(r.output, "o");
     assert!(r.is_error);
     assert_eq!(
-        toolnexus::core::value::Value::Object(r.metadata.unwrap()),
+        toolnexus::core::json::value::Value::Object(r.metadata.unwrap()),
         json!({"k": 1})
     );
     assert_eq!(returned("{ output: 'o' }"), ToolResult::ok("o"));

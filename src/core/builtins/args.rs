@@ -1,14 +1,14 @@
 //! Reading tool arguments. The toolkit has already checked them against the input schema, but
 //! a tool called directly may get anything, so every reader has a safe fallback.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 /// A string argument as JavaScript's `String(x ?? "")` would give it.
 pub fn text(args: &Value, key: &str) -> String {
     match args.get(key) {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.clone(),
-        Some(other) => crate::core::json_text::to_text(other),
+        Some(other) => crate::core::json::text::to_text(other),
     }
 }
 
@@ -47,6 +47,6 @@ pub fn js_join_item(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
-        other => crate::core::json_text::to_text(other),
+        other => crate::core::json::text::to_text(other),
     }
 }

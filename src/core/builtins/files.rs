@@ -1,7 +1,7 @@
 //! `read` and `write` over the host's filesystem.
 
+use crate::core::json::value::Value;
 use crate::core::text::JoinWith;
-use crate::core::value::Value;
 
 use super::args;
 use super::tool::{ok_with, Builtin};

@@ -1,7 +1,7 @@
 //! `question` (asks the human through a suspension, SPEC §10) and `todowrite`.
 
+use crate::core::json::value::{Map, Value};
 use crate::core::text::JoinWith;
-use crate::core::value::{Map, Value};
 
 use super::args::js_join_item;
 use super::tool::{ok_with, Builtin};
@@ -69,7 +69,7 @@ pub fn question(ids: IdMaker) -> Builtin {
         let result = match ctx.answer {
             Some(answer) => {
                 let data = Value::Object(answer.data.unwrap_or_default());
-                ToolResult::ok(crate::core::json_text::to_text(&data))
+                ToolResult::ok(crate::core::json::text::to_text(&data))
             }
             None => {
                 let questions = args.get("questions").and_then(Value::as_array);

@@ -111,7 +111,7 @@ async fn open_dir(
     Some((dir, prefix, entries.into_iter()))
 }
 
-fn limit_of(args: &crate::core::value::Value) -> usize {
+fn limit_of(args: &crate::core::json::value::Value) -> usize {
     usize::try_from(args::count(args, "limit").unwrap_or(DEFAULT_LIMIT).max(0)).unwrap_or(0)
 }
 

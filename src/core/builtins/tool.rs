@@ -1,7 +1,7 @@
 //! [`Builtin`]: a built-in tool as a spec plus an async function. A function's `Err(message)`
 //! becomes the error result `<name>: <message>`, so no failure ever escapes as anything else.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 use crate::core::host::LocalBoxFuture;
 use crate::core::input_schema::InputSchema;
@@ -36,7 +36,7 @@ impl Builtin {
         run: impl Fn(Value, Context) -> LocalBoxFuture<'static, Result<ToolResult, String>> + 'static,
     ) -> Self {
         let input_schema = InputSchema::from_json_text(input_schema).unwrap_or_else(|| {
-            crate::core::json_parse::from_str(input_schema)
+            crate::core::json::parse::from_str(input_schema)
                 .unwrap_or_else(|_| empty_schema())
                 .into()
         });

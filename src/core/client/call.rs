@@ -3,7 +3,7 @@
 //! delay-seconds; exponential backoff with jitter; never past the run's deadline), its response
 //! read whole or as a stream, and an `llm` metric event for it.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use futures_util::future::{select, Either};
 use std::rc::Rc;
 
@@ -249,7 +249,7 @@ impl Llm {
             let raw = self
                 .hooks
                 .has_after_llm()
-                .then(|| crate::core::json_parse::from_str(&text).ok())
+                .then(|| crate::core::json::parse::from_str(&text).ok())
                 .flatten();
             return Ok(Completion { reply, raw });
         };
@@ -335,7 +335,7 @@ impl Llm {
                 hook: "bodyTransform",
                 message,
             })?;
-        Ok(crate::core::json_text::to_text(&body))
+        Ok(crate::core::json::text::to_text(&body))
     }
 
     /// The dialect's body with the configured request parameters (not `messages`, `tools`

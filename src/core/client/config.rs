@@ -1,7 +1,7 @@
 //! What a client is configured with.
 
+use crate::core::json::value::{Map, Value};
 use crate::core::text::JoinWith;
-use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
 use crate::core::wire::{anthropic::Anthropic, openai::OpenAi, Dialect};

@@ -1,7 +1,7 @@
 //! The host's seams into the loop: lifecycle hooks, the request-body transform, and
 //! `waitFor`. Each is optional; `has_*` lets the loop skip the cost of calling an absent one.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 use crate::core::host::LocalBoxFuture;
 use crate::core::message::Message;

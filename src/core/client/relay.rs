@@ -1,8 +1,8 @@
 //! How the loop relays: every relay call of a turn rides one `kind: "tool_call"` request, and
 //! the answer's `data.results` (or the single-call shorthand) fills each call's result.
 
+use crate::core::json::value::{Map, Value};
 use crate::core::text::JoinWith;
-use crate::core::value::{Map, Value};
 
 use crate::core::types::{Answer, Request, ToolResult};
 use crate::core::wire::ToolCall;
@@ -21,7 +21,7 @@ pub fn relay_request(calls: &[&ToolCall]) -> Request {
         .iter()
         .map(|c| {
             let input = c.args.clone().unwrap_or_else(|_| Value::Object(Map::new()));
-            crate::json_value!({"id": c.id, "name": c.name, "input": input, "arguments": crate::core::json_text::to_text(&input)})
+            crate::json_value!({"id": c.id, "name": c.name, "input": input, "arguments": crate::core::json::text::to_text(&input)})
         })
         .collect();
     let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
@@ -92,7 +92,7 @@ pub fn relay_results(request: &Request, answer: &Answer) -> Vec<(String, ToolRes
                         metadata: None,
                     }
                 }
-                Some(other) => ToolResult::ok(crate::core::json_text::to_text(other)),
+                Some(other) => ToolResult::ok(crate::core::json::text::to_text(other)),
                 None => {
                     ToolResult::error(format!("the host supplied no result for relay call {id}"))
                 }

@@ -1,10 +1,10 @@
 //! What a run returns: plain data, `JSON.stringify`-round-trippable.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
-use crate::core::json_text;
+use crate::core::json;
+use crate::core::json::record::Field;
 use crate::core::message::Message;
-use crate::core::record::Field;
 use crate::core::types::Request;
 use crate::core::wire::Usage;
 
@@ -97,7 +97,7 @@ impl RunResult {
         let has_extra = self.pending.is_some() || self.limit.is_some() || self.save_error.is_some();
         let extra = has_extra.then(|| {
             let mut out = Vec::with_capacity(64);
-            let mut object = json_text::Object::new(&mut out);
+            let mut object = json::text::Object::new(&mut out);
             if let Some(pending) = &self.pending {
                 pending.write_value(object.key("pending"));
             }
@@ -108,14 +108,14 @@ impl RunResult {
                 object.str("saveError", save_error);
             }
             object.end();
-            json_text::buffer_text(out)
+            json::text::buffer_text(out)
         });
         ResultJson {
             messages: crate::core::message::items_text(&self.messages),
             tool_calls: {
                 let mut out = Vec::with_capacity(64 * self.tool_calls.len() + 2);
                 self.tool_calls.write_value(&mut out);
-                json_text::buffer_text(out)
+                json::text::buffer_text(out)
             },
             extra,
         }

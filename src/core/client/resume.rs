@@ -3,7 +3,7 @@
 //! ends with exactly one result: the placeholder is replaced, the calls after it run now (and may
 //! halt again, one resume at a time), and no user turn is added.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 use crate::core::message::Message;
 use std::rc::Rc;
@@ -28,7 +28,7 @@ pub fn check_resume_ids(pending: &Request, answer: &Value) -> Result<(), RunErro
         Some(Value::String(id)) if *id == pending.id => Ok(()),
         Some(other) => Err(invalid(format!(
             "the answer's id {} does not match the pending request's id \"{}\"",
-            crate::core::json_text::Json(other),
+            crate::core::json::text::Json(other),
             pending.id
         ))),
         None => Err(invalid(format!(

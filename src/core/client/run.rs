@@ -2,7 +2,7 @@
 //! call order, repeat until a final answer, a durable halt, or `max_turns`. The whole run races
 //! its signal and its deadline, so it always ends promptly.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use futures_util::future::{select, Either};
 use std::rc::Rc;
 
@@ -225,12 +225,12 @@ impl Client {
         };
         if let Some(text) = history_text {
             if self.hooks.has_before_llm() {
-                history = match crate::core::json_parse::from_str(&text) {
+                history = match crate::core::json::parse::from_str(&text) {
                     Ok(Value::Array(items)) => message::from_values(items),
                     parsed => {
                         let why = parsed.map_or_else(
                             |e| e.to_string(),
-                            |other| crate::core::record::invalid_type(&other, "a sequence"),
+                            |other| crate::core::json::record::invalid_type(&other, "a sequence"),
                         );
                         return Err(RunError::Hook {
                             hook: "beforeLLM",

@@ -3,7 +3,7 @@
 //! expired request, a malformed answer or a `waitFor` that throws never approve. A request whose
 //! `expiresAt` is no date-time is refused before anyone is asked: no answer could approve it.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use futures_util::future::{select, Either};
 use std::rc::Rc;
 
@@ -175,7 +175,7 @@ pub fn unreadable_expiry(clock: &dyn Clock, request: &Request) -> Option<String>
         Some(_) => None,
         None => Some(format!(
             "expiresAt {} is not an ISO 8601 date-time (such as \"2030-01-02T03:04:05Z\")",
-            crate::core::json_text::Json(&Value::String(expires_at.to_owned()))
+            crate::core::json::text::Json(&Value::String(expires_at.to_owned()))
         )),
     }
 }

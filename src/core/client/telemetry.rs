@@ -1,7 +1,7 @@
 //! Where a run reports what happens: metric events (to the registry and `onMetric`) and, for a
 //! streamed run, the events its consumer iterates.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -1,6 +1,6 @@
 //! One tool call of a turn: `beforeTool`, the toolkit, the suspension rule, `afterTool`.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use std::rc::Rc;
 
 use super::error::RunError;

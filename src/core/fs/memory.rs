@@ -1,7 +1,7 @@
 //! [`MemoryFs`]: a filesystem held in memory, per instance, that saves to and restores from
 //! JSON so a page can persist it (in `localStorage`, IndexedDB, a download, …).
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 

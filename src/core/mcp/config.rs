@@ -3,7 +3,7 @@
 //! the server map, minus the reserved sibling sections. A server entry that cannot be used is
 //! kept with its reason, so the loader can mark it `failed` while the others still load.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 /// The connect timeout when a server sets none, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
@@ -122,7 +122,7 @@ fn server(value: &Value) -> Result<ServerConfig, String> {
             .ok_or_else(|| {
                 format!(
                     "\"timeout\" must be a positive number of milliseconds, got {}",
-                    crate::core::json_text::Json(v)
+                    crate::core::json::text::Json(v)
                 )
             })?,
     };

@@ -1,6 +1,6 @@
 //! The normalized JSON form of a server entry, as `parseMcpConfig` returns it.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use super::config::{Endpoint, ServerEntry};
 

@@ -3,8 +3,8 @@
 //! that are not text (images, audio, resources, resource links) are described in place rather
 //! than dropped, and the raw content is kept in `metadata.content` for the host.
 
+use crate::core::json::value::{Map, Value};
 use crate::core::text::JoinWith;
-use crate::core::value::{Map, Value};
 
 use crate::core::jsfmt;
 use crate::core::types::ToolResult;

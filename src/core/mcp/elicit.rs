@@ -4,7 +4,7 @@
 //! link (`kind: "authorization"`, `url`). The answer maps back to `accept` (with `answer.data`
 //! as the content), `decline` (`reason: "declined"`) or `cancel`.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 

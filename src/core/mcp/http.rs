@@ -4,7 +4,7 @@
 //! the server hands out at `initialize` and the negotiated protocol version go on every later
 //! request; `close` ends the session with a DELETE.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -125,7 +125,7 @@ impl Poster {
         let had_session = self.session.borrow().id.is_some();
         let request = self.request(
             "POST",
-            Some(crate::core::json_text::to_text(message)),
+            Some(crate::core::json::text::to_text(message)),
             signal,
         );
         let response = self

@@ -2,7 +2,7 @@
 //! stream, where server notifications are skipped and server requests answered until our
 //! response arrives.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::rc::Rc;
 
 use super::http::Poster;
@@ -74,7 +74,7 @@ impl Poster {
         id: u64,
         handler: &Rc<dyn ServerRequests>,
     ) -> Result<Value, McpError> {
-        let parsed: Value = crate::core::json_parse::from_str(text).map_err(|_| {
+        let parsed: Value = crate::core::json::parse::from_str(text).map_err(|_| {
             McpError::Protocol(format!("the response is not JSON: {}", clip(text.trim())))
         })?;
         let messages = match parsed {
@@ -111,7 +111,7 @@ impl Poster {
                 if !(event.event.is_empty() || event.event == "message") || event.data.is_empty() {
                     continue;
                 }
-                let Ok(message) = crate::core::json_parse::from_str(&event.data) else {
+                let Ok(message) = crate::core::json::parse::from_str(&event.data) else {
                     unreadable = Some(clip(&event.data));
                     continue;
                 };

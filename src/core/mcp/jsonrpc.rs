@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 messages as MCP uses them: building requests, notifications and responses, and
 //! telling apart what a server sends back.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 
 /// A JSON-RPC error object.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,7 +2,7 @@
 //! be reached, hangs, or answers garbage gets its status and reason, and the others still
 //! load. Nothing here ever fails as a whole.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use futures_util::future::join_all;
 use std::rc::Rc;
 

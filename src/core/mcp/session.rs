@@ -2,8 +2,8 @@
 //! paginated `tools/list` → `tools/call`, each exchange bounded by a time budget and the
 //! caller's signal. A session the server forgot (HTTP 404) is re-initialized once.
 
+use crate::core::json::value::Value;
 use crate::core::text::JoinWith;
-use crate::core::value::Value;
 use futures_util::future::{select, Either};
 use std::cell::{Cell, RefCell};
 use std::future::Future;

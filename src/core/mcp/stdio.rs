@@ -2,7 +2,7 @@
 //! requests may be in flight at once; whichever of them is waiting reads the next line and
 //! routes it by id, so no background task is needed.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
@@ -41,7 +41,7 @@ impl Shared {
     }
 
     fn route(&self, line: &str) {
-        let Ok(message) = crate::core::json_parse::from_str(line.trim()) else {
+        let Ok(message) = crate::core::json::parse::from_str(line.trim()) else {
             return;
         };
         match classify(message) {
@@ -65,7 +65,7 @@ impl Shared {
         if let Some(reason) = self.ended.borrow().clone() {
             return Err(ended(&reason));
         }
-        let line = format!("{}\n", crate::core::json_text::Json(message));
+        let line = format!("{}\n", crate::core::json::text::Json(message));
         self.child.write(&line).await.map_err(McpError::Transport)
     }
 }

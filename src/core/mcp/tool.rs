@@ -1,7 +1,7 @@
 //! A listed MCP tool as a uniform `Tool` named `sanitize(server)_sanitize(tool)`, source
 //! `"mcp"`, and the per-server `tools` filter.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 use std::rc::Rc;
 
 use super::content::to_tool_result;

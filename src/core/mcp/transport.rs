@@ -1,6 +1,6 @@
 //! What a session needs from a transport (streamable HTTP or stdio), and the errors both give.
 
-use crate::core::value::Value;
+use crate::core::json::value::Value;
 use std::rc::Rc;
 
 use super::jsonrpc::{self, Incoming, RpcError};
@@ -70,7 +70,7 @@ impl ServerRequests for NoServerRequests {
 /// `ping` gets `{}`; every other method is unknown.
 pub fn basic_answer(method: &str) -> Result<Value, RpcError> {
     if method == "ping" {
-        return Ok(Value::Object(crate::core::value::Map::new()));
+        return Ok(Value::Object(crate::core::json::value::Map::new()));
     }
     Err(RpcError {
         code: jsonrpc::METHOD_NOT_FOUND,

@@ -1,10 +1,10 @@
 //! What a skill is (SPEC §3): the data a host supplies, what discovery makes of it, and why a
 //! candidate was skipped.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use crate::core::host::LocalBoxFuture;
-use crate::core::record::invalid_type;
+use crate::core::json::record::invalid_type;
 
 crate::record! {
     /// A skill supplied as data (S1): no filesystem involved. `null` reads as absent.

@@ -1,8 +1,8 @@
 //! The one `skill` tool (SPEC §3): loads a skill's instructions and its files on demand, in the
 //! reference's progressive-disclosure block, byte for byte.
 
+use crate::core::json::value::{Map, Value};
 use crate::core::text::JoinWith;
-use crate::core::value::{Map, Value};
 use std::rc::Rc;
 
 use super::discovery::sample_siblings;

@@ -3,13 +3,13 @@
 //! The system prompt is a top-level `system` field; the reply is a `content` array of `text`
 //! and `tool_use` blocks, and tool results go back as one user turn of `tool_result` blocks.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use super::anthropic_read;
 use super::openai::{call_id, count, provider_error};
 use super::{Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::anthropic_text;
-use crate::core::json_text;
+use crate::core::json;
 use crate::core::message::Message;
 use crate::core::spec::ToolSpec;
 use crate::core::types::ToolResult;
@@ -133,7 +133,7 @@ impl Dialect for Anthropic {
                     .unwrap_or_default();
                 let output = match b.get("content") {
                     Some(Value::String(text)) => text.clone(),
-                    Some(other) => crate::core::json_text::to_text(other),
+                    Some(other) => crate::core::json::text::to_text(other),
                     None => String::new(),
                 };
                 let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
@@ -166,14 +166,14 @@ impl Anthropic {
     /// assert_eq!(Anthropic.parse_slowly(text), Anthropic.parse(text));
     /// ```
     pub fn parse_slowly(&self, text: &str) -> Result<Reply, WireError> {
-        let body: Value = crate::core::json_parse::from_str(text)
+        let body: Value = crate::core::json::parse::from_str(text)
             .map_err(|e| WireError::NotJson(e.to_string()))?;
         let is_error_type = body.get("type").and_then(Value::as_str) == Some("error");
         if let Some(message) = provider_error(&body) {
             return Err(WireError::Provider(message));
         }
         if is_error_type {
-            return Err(WireError::Provider(crate::core::json_text::to_text(&body)));
+            return Err(WireError::Provider(crate::core::json::text::to_text(&body)));
         }
         let content = body
             .get("content")
@@ -216,9 +216,9 @@ fn tool_results_message(results: &[(String, ToolResult)]) -> Message {
             out.push(b',');
         }
         out.extend_from_slice(br#"{"type":"tool_result","tool_use_id":"#);
-        json_text::write_str(&mut out, id);
+        json::text::write_str(&mut out, id);
         out.extend_from_slice(br#","content":"#);
-        json_text::write_str(&mut out, &result.output);
+        json::text::write_str(&mut out, &result.output);
         out.extend_from_slice(if result.is_error {
             br#","is_error":true}"#
         } else {

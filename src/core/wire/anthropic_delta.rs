@@ -1,5 +1,5 @@
 //! The fast path of the Anthropic stream assembler: a `content_block_delta` event (most of a
-//! stream) read with [`json_scan`](crate::core::json_scan), without a `Value`. It
+//! stream) read with [`json_scan`](crate::core::json::scan), without a `Value`. It
 //! takes a `text_delta` or an `input_json_delta` and gives `None` for every other event and
 //! shape (odd types, a repeated key it reads, text the reader does not vouch for), which the
 //! slow path then reads; `tests/stream_chunk_fast.rs` checks the two agree.
@@ -11,7 +11,7 @@
 //! assert!(read(r#"{"type":"message_stop"}"#).is_none());
 //! ```
 
-use crate::core::json_scan::{first_time as first, Reader};
+use crate::core::json::scan::{first_time as first, Reader};
 
 /// A content block's delta.
 #[derive(Debug, PartialEq, Eq)]

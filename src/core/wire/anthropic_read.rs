@@ -1,5 +1,5 @@
 //! The fast path of [`Anthropic::parse`](super::anthropic::Anthropic): a Messages API response
-//! read with [`json_scan`](crate::core::json_scan), without a `Value`, its content
+//! read with [`json_scan`](crate::core::json::scan), without a `Value`, its content
 //! blocks copied into the transcript as canonical text. It takes what providers send (text and
 //! `tool_use` blocks, integer usage, no error) and gives `None` for anything else (an error, a
 //! repeated key, odd usage, numbers or text the reader does not vouch for), which the slow path
@@ -13,10 +13,10 @@
 //! assert_eq!(reply.assistant.text(), r#"{"role":"assistant","content":[{"type":"text","text":"Hi"}]}"#);
 //! ```
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use super::{Reply, ToolCall, Usage};
-use crate::core::json_scan::{first_time as first, Reader};
+use crate::core::json::scan::{first_time as first, Reader};
 use crate::core::message::Message;
 
 /// The reply in `text`, or `None` to leave it to the slow path.
@@ -100,7 +100,7 @@ fn read_blocks(r: &mut Reader<'_>) -> Option<Blocks> {
                     None => Ok(Value::Object(Map::new())),
                     Some((from, to)) => {
                         let input = std::str::from_utf8(out.get(from..to)?).ok()?;
-                        match crate::core::json_parse::from_str(input).ok()? {
+                        match crate::core::json::parse::from_str(input).ok()? {
                             Value::Null => Ok(Value::Object(Map::new())),
                             value => Ok(value),
                         }

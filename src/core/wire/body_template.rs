@@ -2,10 +2,10 @@
 //! in it (model, settings, request parameters) is written once, and each turn's body is the
 //! pieces and the holes' texts put together.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use super::ToolList;
-use crate::core::json_text;
+use crate::core::json;
 use crate::core::message::{self, Message};
 
 /// One piece of a body: text as it is, or a hole.
@@ -45,13 +45,13 @@ impl BodyTemplate {
             if i > 0 {
                 text.push(b',');
             }
-            json_text::write_str(&mut text, key);
+            json::text::write_str(&mut text, key);
             text.push(b':');
             let hole = match (key.as_str(), value) {
                 ("messages", Value::Null) => Piece::Messages,
                 ("tools", Value::Null) => Piece::Tools,
                 _ => {
-                    json_text::write_value(&mut text, value);
+                    json::text::write_value(&mut text, value);
                     continue;
                 }
             };

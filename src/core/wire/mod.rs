@@ -13,7 +13,7 @@ pub mod stream;
 
 use std::cell::OnceCell;
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use super::message::Message;
 use super::spec::ToolSpec;
@@ -147,7 +147,7 @@ impl ToolList {
     /// JSON text.
     pub fn new(value: Value) -> Self {
         ToolList {
-            text: crate::core::json_text::to_text(&value),
+            text: crate::core::json::text::to_text(&value),
             has_tools: value.as_array().is_some_and(|a| !a.is_empty()),
             value: OnceCell::from(value),
         }
@@ -171,7 +171,7 @@ impl ToolList {
     /// The list as data, parsed from its text the first time.
     pub fn value(&self) -> &Value {
         self.value
-            .get_or_init(|| crate::core::json_parse::from_str(&self.text).unwrap_or(Value::Null))
+            .get_or_init(|| crate::core::json::parse::from_str(&self.text).unwrap_or(Value::Null))
     }
 
     /// Whether the list is a non-empty array: a request carries `tools` only then.
@@ -214,7 +214,7 @@ pub fn body_value(
     let mut all: Vec<Value> = if prefix.is_empty() {
         Vec::new()
     } else {
-        match crate::core::json_parse::from_str(&format!("[{prefix}]")) {
+        match crate::core::json::parse::from_str(&format!("[{prefix}]")) {
             Ok(Value::Array(items)) => items,
             _ => Vec::new(),
         }

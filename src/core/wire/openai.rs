@@ -3,7 +3,7 @@
 //! The system prompt travels as the first message; tool calls come back in
 //! `choices[0].message.tool_calls` with JSON-string arguments.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use super::{openai_read, Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::openai_text;
@@ -140,7 +140,7 @@ impl OpenAi {
     /// assert_eq!(OpenAi.parse_slowly(text), OpenAi.parse(text));
     /// ```
     pub fn parse_slowly(&self, text: &str) -> Result<Reply, WireError> {
-        let mut body: Value = crate::core::json_parse::from_str(text)
+        let mut body: Value = crate::core::json::parse::from_str(text)
             .map_err(|e| WireError::NotJson(e.to_string()))?;
         if let Some(message) = provider_error(&body) {
             return Err(WireError::Provider(message));
@@ -175,7 +175,7 @@ pub(super) fn provider_error(body: &Value) -> Option<String> {
         Value::String(s) => Some(s.clone()),
         err => Some(match err.get("message").and_then(Value::as_str) {
             Some(m) => m.to_string(),
-            None => crate::core::json_text::to_text(err),
+            None => crate::core::json::text::to_text(err),
         }),
     }
 }
@@ -256,7 +256,7 @@ pub(super) fn arguments_text(s: &str) -> Result<Value, String> {
     if s.trim().is_empty() {
         return Ok(Value::Object(Map::new()));
     }
-    crate::core::json_parse::from_str(s).map_err(|e| format!("not valid JSON: {e}"))
+    crate::core::json::parse::from_str(s).map_err(|e| format!("not valid JSON: {e}"))
 }
 
 /// JSON-string arguments parsed ("" → `{}`); an already-parsed value is kept as it is.

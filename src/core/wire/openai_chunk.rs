@@ -1,5 +1,5 @@
 //! The fast path of the OpenAI stream assembler: one Chat Completions chunk read with
-//! [`json_scan`](crate::core::json_scan), without a `Value`. It takes the chunks
+//! [`json_scan`](crate::core::json::scan), without a `Value`. It takes the chunks
 //! providers stream (a text delta, a piece of a tool call, a finish reason) and gives `None`
 //! for anything else (usage, an error, odd types, a repeated key it reads, text the reader does
 //! not vouch for), which the slow path then reads; `tests/stream_chunk_fast.rs` checks the two
@@ -12,7 +12,7 @@
 //! assert!(read(r#"{"choices":[],"usage":{"total_tokens":3}}"#).is_none());
 //! ```
 
-use crate::core::json_scan::{first_time as first, Reader};
+use crate::core::json::scan::{first_time as first, Reader};
 
 /// What one chunk carries.
 #[derive(Debug, Default, PartialEq, Eq)]

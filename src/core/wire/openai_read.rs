@@ -1,5 +1,5 @@
 //! The fast path of [`OpenAi::parse`](super::openai::OpenAi): a Chat Completions response read
-//! with [`json_scan`](crate::core::json_scan), without a `crate::core::value::Value`, its message
+//! with [`json_scan`](crate::core::json::scan), without a `crate::core::json::value::Value`, its message
 //! copied into the transcript as canonical text. It takes the shapes providers send (string or
 //! null content, tool calls with string ids and string arguments, integer usage) and gives
 //! `None` for anything else, so the slow path, which reads every shape and words every error,
@@ -7,7 +7,7 @@
 
 use super::openai::{arguments_text, tool_call_id};
 use super::{Reply, ToolCall, Usage};
-use crate::core::json_scan::Reader;
+use crate::core::json::scan::Reader;
 use crate::core::message::Message;
 
 /// The reply in `text`, or `None` to leave it to the slow path.
@@ -161,7 +161,7 @@ fn read_call(r: &mut Reader<'_>, index: usize, out: &mut Vec<u8>) -> Option<Tool
         name: name.unwrap_or_default(),
         args: match arguments {
             Some(text) => arguments_text(&text),
-            None => Ok(crate::core::value::Value::Object(Default::default())),
+            None => Ok(crate::core::json::value::Value::Object(Default::default())),
         },
     })
 }

@@ -3,7 +3,7 @@
 //! a plain one produce the same [`Reply`]. A stream that ends before its terminal event, or that
 //! carries an error event, is an error, never a partial reply.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 use super::anthropic_delta;
 use super::openai::provider_error;
@@ -20,7 +20,7 @@ pub trait Assembler {
 }
 
 fn parse_data(data: &str) -> Result<Value, WireError> {
-    crate::core::json_parse::from_str(data)
+    crate::core::json::parse::from_str(data)
         .map_err(|e| WireError::NotJson(format!("a stream event: {e}")))
 }
 
@@ -152,7 +152,7 @@ impl Assembler for OpenAiAssembler {
         let usage = self.usage.take().unwrap_or_else(|| crate::json_value!({}));
         let response =
             crate::json_value!({"choices": [{"message": Value::Object(message)}], "usage": usage});
-        dialect.parse(&crate::core::json_text::to_text(&response))
+        dialect.parse(&crate::core::json::text::to_text(&response))
     }
 }
 
@@ -185,7 +185,7 @@ impl Assembler for AnthropicAssembler {
                     let input = if partial_json.trim().is_empty() {
                         crate::json_value!({})
                     } else {
-                        crate::core::json_parse::from_str(&partial_json)
+                        crate::core::json::parse::from_str(&partial_json)
                             .unwrap_or(Value::String(partial_json))
                     };
                     if let Some(map) = block.as_object_mut() {
@@ -196,7 +196,7 @@ impl Assembler for AnthropicAssembler {
             })
             .collect();
         let usage = crate::json_value!({"input_tokens": self.input_tokens, "output_tokens": self.output_tokens});
-        dialect.parse(&crate::core::json_text::to_text(
+        dialect.parse(&crate::core::json::text::to_text(
             &crate::json_value!({"content": content, "usage": usage}),
         ))
     }
@@ -240,7 +240,7 @@ impl AnthropicAssembler {
                     .and_then(|e| e.get("message"))
                     .and_then(Value::as_str);
                 return Err(WireError::Provider(message.map_or_else(
-                    || crate::core::json_text::to_text(&data),
+                    || crate::core::json::text::to_text(&data),
                     str::to_owned,
                 )));
             }

@@ -3,13 +3,13 @@
 //! the same through serde's `Serialize` (`serde_json::to_value`), which keeps serde's whole
 //! serializer in the wasm module; with this macro the core never serializes.
 
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 /// Data that copies itself into a JSON value: strings, numbers, booleans, `Value`s, `Map`s,
 /// and `Option`s (`None` is `null`), slices and `Vec`s of them.
 ///
 /// ```
-/// use toolnexus::core::json_value::AsJson;
+/// use toolnexus::core::json::build::AsJson;
 /// assert_eq!(Some("a").as_json(), toolnexus::json!("a"));
 /// assert_eq!(vec![1, 2].as_json(), toolnexus::json!([1, 2]));
 /// ```
@@ -106,23 +106,23 @@ impl<T: AsJson + ?Sized> AsJson for &T {
 #[macro_export]
 macro_rules! json_value {
     (null) => {
-        $crate::core::value::Value::Null
+        $crate::core::json::value::Value::Null
     };
     ({}) => {
-        $crate::core::value::Value::Object($crate::core::value::Map::new())
+        $crate::core::json::value::Value::Object($crate::core::json::value::Map::new())
     };
     ({ $($tt:tt)+ }) => {{
-        let mut map = $crate::core::value::Map::new();
+        let mut map = $crate::core::json::value::Map::new();
         $crate::json_value!(@entries map $($tt)+);
-        $crate::core::value::Value::Object(map)
+        $crate::core::json::value::Value::Object(map)
     }};
     ([]) => {
-        $crate::core::value::Value::Array(::std::vec::Vec::new())
+        $crate::core::json::value::Value::Array(::std::vec::Vec::new())
     };
     ([ $($tt:tt)+ ]) => {{
         let mut items = ::std::vec::Vec::new();
         $crate::json_value!(@items items [] $($tt)+);
-        $crate::core::value::Value::Array(items)
+        $crate::core::json::value::Value::Array(items)
     }};
     // An object's entries, `key: value` by `key: value`; a value's tokens run to a top-level comma.
     (@entries $map:ident) => {};
@@ -142,17 +142,17 @@ macro_rules! json_value {
     // An array's items, each running to a top-level comma.
     (@items $items:ident []) => {};
     (@items $items:ident [$($item:tt)+]) => {
-        $crate::core::json_value::push(&mut $items, $crate::json_value!($($item)+));
+        $crate::core::json::build::push(&mut $items, $crate::json_value!($($item)+));
     };
     (@items $items:ident [$($item:tt)+] , $($rest:tt)*) => {
-        $crate::core::json_value::push(&mut $items, $crate::json_value!($($item)+));
+        $crate::core::json::build::push(&mut $items, $crate::json_value!($($item)+));
         $crate::json_value!(@items $items [] $($rest)*);
     };
     (@items $items:ident [$($item:tt)*] $next:tt $($rest:tt)*) => {
         $crate::json_value!(@items $items [$($item)* $next] $($rest)*)
     };
     ($($other:tt)+) => {
-        $crate::core::json_value::to_value(&($($other)+))
+        $crate::core::json::build::to_value(&($($other)+))
     };
 }
 
@@ -160,7 +160,7 @@ macro_rules! json_value {
 /// interpolates, turned into the crate's [`Value`].
 ///
 /// ```
-/// use toolnexus::{core::value::Value, json};
+/// use toolnexus::{core::json::value::Value, json};
 /// #[derive(serde::Serialize)]
 /// struct City { name: &'static str }
 /// let value: Value = json!({"city": City { name: "Oslo" }, "days": [1, 2]});
@@ -170,7 +170,7 @@ macro_rules! json_value {
 #[macro_export]
 macro_rules! json {
     ($($tt:tt)+) => {
-        $crate::core::value::Value::from($crate::core::json_value::__serde_json::json!($($tt)+))
+        $crate::core::json::value::Value::from($crate::core::json::build::__serde_json::json!($($tt)+))
     };
 }
 

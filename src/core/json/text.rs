@@ -3,12 +3,12 @@
 //! wasm build each of those layers is a real call per token; this is the path of every request
 //! body's messages, every tool call's arguments and every run result's transcript.
 
-use crate::core::value::{Map, Number, Value};
+use crate::core::json::value::{Map, Number, Value};
 
 /// The JSON text of `value`.
 ///
 /// ```
-/// # use toolnexus::core::json_text::to_text;
+/// # use toolnexus::core::json::text::to_text;
 /// # use toolnexus::json;
 /// let value = json!({"role": "user", "content": "say \"hi\"\n", "n": [1, 2.5, null]});
 /// assert_eq!(to_text(&value), serde_json::to_string(&value).unwrap());
@@ -22,7 +22,7 @@ pub fn to_text(value: &Value) -> String {
 /// The JSON text of `items` as an array.
 ///
 /// ```
-/// # use toolnexus::core::json_text::items_text;
+/// # use toolnexus::core::json::text::items_text;
 /// # use toolnexus::json;
 /// assert_eq!(items_text(&[json!(1), json!("a")]), r#"[1,"a"]"#);
 /// ```
@@ -80,7 +80,7 @@ pub fn write_map(out: &mut Vec<u8>, map: &Map<String, Value>) {
 /// round-trip digits from zmij (`1.0`, `1e300`, `-2.5e-7`), the same formatter serde_json uses.
 ///
 /// ```
-/// # use toolnexus::core::json_text::to_text;
+/// # use toolnexus::core::json::text::to_text;
 /// # use toolnexus::json;
 /// for n in [json!(0), json!(u64::MAX), json!(i64::MIN), json!(1.0), json!(-2.5e-7), json!(1e300)] {
 ///     assert_eq!(to_text(&n), serde_json::to_string(&n).unwrap());
@@ -154,7 +154,7 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
 /// `"`, `\` or control byte (or all of them). Eight bytes at a time, then one by one.
 ///
 /// ```
-/// # use toolnexus::core::json_text::plain_len;
+/// # use toolnexus::core::json::text::plain_len;
 /// assert_eq!(plain_len(b"plain text, no stops"), 20);
 /// assert_eq!(plain_len(b"0123456789 \"quoted\""), 11);
 /// assert_eq!(plain_len(b"tab\there"), 3);
@@ -196,7 +196,7 @@ fn into_string(out: Vec<u8>) -> String {
 /// struct: `{"key":value,...}`. Keys are the caller's literal identifiers, written as they are.
 ///
 /// ```
-/// # use toolnexus::core::json_text::Object;
+/// # use toolnexus::core::json::text::Object;
 /// let mut out = Vec::new();
 /// let mut object = Object::new(&mut out);
 /// object.str("name", "say \"hi\"");
@@ -248,7 +248,7 @@ impl<'a> Object<'a> {
     /// A float field (`null` when it is not finite, as serde_json writes one).
     pub fn f64(&mut self, key: &str, value: f64) {
         let out = self.key(key);
-        match crate::core::value::Number::from_f64(value) {
+        match crate::core::json::value::Number::from_f64(value) {
             Some(n) => write_number(out, &n),
             None => out.extend_from_slice(b"null"),
         }
@@ -283,7 +283,7 @@ pub fn buffer_text(out: Vec<u8>) -> String {
 /// Writes a value's JSON text where a `Display` is wanted: `format!("got {}", Json(&value))`.
 ///
 /// ```
-/// # use toolnexus::core::json_text::Json;
+/// # use toolnexus::core::json::text::Json;
 /// assert_eq!(format!("got {}", Json(&toolnexus::json!({"a": [1, "b"]}))), r#"got {"a":[1,"b"]}"#);
 /// ```
 pub struct Json<'a>(pub &'a Value);

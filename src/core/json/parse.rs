@@ -1,4 +1,4 @@
-//! JSON text to a [`Value`](crate::core::value::Value), with serde_json's own results: the
+//! JSON text to a [`Value`](crate::core::json::value::Value), with serde_json's own results: the
 //! same values (its
 //! integer, negative and float forms, the same float rounding, the last of repeated keys in
 //! the first one's place) and the same errors, word for word (`expected value at line 1
@@ -8,12 +8,12 @@
 //! serde_json on generated, reformatted and broken texts.
 //!
 //! ```
-//! use toolnexus::core::json_parse::from_str;
+//! use toolnexus::core::json::parse::from_str;
 //! assert_eq!(from_str(r#"{"a": [1, -2, 2.5e1, null]}"#).unwrap(), toolnexus::json!({"a": [1, -2, 25.0, null]}));
 //! assert_eq!(from_str("[1,]").unwrap_err().to_string(), "trailing comma at line 1 column 4");
 //! ```
 
-use crate::core::value::{Map, Number, Value};
+use crate::core::json::value::{Map, Number, Value};
 use std::fmt;
 
 /// Why a text is not JSON, and where: displayed as serde_json displays its error.
@@ -63,7 +63,7 @@ const TOO_DEEP: &str = "recursion limit exceeded";
 /// Parses `text` as one JSON value (surrounding whitespace allowed).
 ///
 /// ```
-/// use toolnexus::core::json_parse::from_str;
+/// use toolnexus::core::json::parse::from_str;
 /// assert_eq!(from_str(" 18446744073709551616 ").unwrap(), toolnexus::json!(18446744073709551616.0));
 /// assert_eq!(from_str("{\"a\" 1}").unwrap_err().to_string(), "expected `:` at line 1 column 6");
 /// ```

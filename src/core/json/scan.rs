@@ -1,17 +1,17 @@
-//! Reading JSON text without building a [`Value`](crate::core::value::Value): walk objects
+//! Reading JSON text without building a [`Value`](crate::core::json::value::Value): walk objects
 //! and arrays, decode strings, skip what is not needed, and copy a value out as its canonical
-//! text (exactly what [`json_text::write_value`](super::json_text::write_value) writes for
-//! [`json_parse::from_str`](super::json_parse::from_str)`(text)`), so a provider's message
+//! text (exactly what [`text::write_value`](super::text::write_value) writes for
+//! [`parse::from_str`](super::parse::from_str)`(text)`), so a provider's message
 //! can go into the next request as text.
 //!
 //! The reader is a fast path and refuses whatever it cannot vouch for: every method returns
 //! `None` on invalid JSON, and also on valid JSON it does not take (a duplicate key in a copied
 //! object, a fraction or exponent, a lone surrogate, nesting deeper than 100). A caller then
-//! reads the text the slow way ([`json_parse`](super::json_parse)), which gives the precise error or the value, so the
+//! reads the text the slow way ([`json_parse`](super::parse)), which gives the precise error or the value, so the
 //! reader changes no result, only how fast it comes.
 //!
 //! ```
-//! # use toolnexus::core::json_scan::Reader;
+//! # use toolnexus::core::json::scan::Reader;
 //! let mut reader = Reader::new(r#"{ "a": [1, {"b": "x\u0041"}], "c": true }"#);
 //! let mut copied = Vec::new();
 //! reader.object(|r, key| if key == "a" { r.canonical(&mut copied) } else { r.skip() }).unwrap();
@@ -21,7 +21,7 @@
 
 use std::borrow::Cow;
 
-use super::json_text;
+use super::text;
 
 /// How deep arrays and objects may nest before the reader gives up (serde_json's limit is 128).
 const MAX_DEPTH: u32 = 100;
@@ -194,7 +194,7 @@ impl<'a> Reader<'a> {
         self.expect(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.pos;
-        let mut i = start + json_text::plain_len(bytes.get(start..)?);
+        let mut i = start + text::plain_len(bytes.get(start..)?);
         if *bytes.get(i)? == b'"' {
             self.pos = i + 1;
             return self.text.get(start..i).map(Cow::Borrowed);
@@ -214,7 +214,7 @@ impl<'a> Reader<'a> {
                 }
                 0x00..=0x1f => return None,
                 _ => {
-                    let run = i + json_text::plain_len(bytes.get(i..)?);
+                    let run = i + text::plain_len(bytes.get(i..)?);
                     out.push_str(self.text.get(i..run)?);
                     i = run;
                 }
@@ -228,7 +228,7 @@ impl<'a> Reader<'a> {
         let bytes = self.text.as_bytes();
         let mut i = self.pos;
         loop {
-            i += json_text::plain_len(bytes.get(i..)?);
+            i += text::plain_len(bytes.get(i..)?);
             match *bytes.get(i)? {
                 b'"' => {
                     self.pos = i + 1;
@@ -341,7 +341,7 @@ impl<'a> Reader<'a> {
                 out.extend_from_slice(plain.as_bytes());
                 out.push(b'"');
             }
-            Cow::Owned(decoded) => json_text::write_str(out, decoded),
+            Cow::Owned(decoded) => text::write_str(out, decoded),
         }
         Some(read)
     }
@@ -367,7 +367,7 @@ impl<'a> Reader<'a> {
     /// refused before its second value is read.
     ///
     /// ```
-    /// # use toolnexus::core::json_scan::Reader;
+    /// # use toolnexus::core::json::scan::Reader;
     /// let mut reader = Reader::new(r#"{"a": "x\u0041", "b": [1, 2]}"#);
     /// let (mut out, mut a) = (Vec::new(), String::new());
     /// reader.canonical_object_with(&mut out, &mut |r, key, out| match key {
@@ -390,7 +390,7 @@ impl<'a> Reader<'a> {
                 out.push(b',');
             }
             let at = out.len();
-            json_text::write_str(out, key);
+            text::write_str(out, key);
             let written = out.get(at..)?;
             let mine = r.keys.get(first..)?;
             if mine
@@ -419,7 +419,7 @@ impl<'a> Reader<'a> {
 /// since serde_json keeps the last of repeated keys.
 ///
 /// ```
-/// # use toolnexus::core::json_scan::first_time;
+/// # use toolnexus::core::json::scan::first_time;
 /// let mut seen = 0u8;
 /// assert_eq!((first_time(&mut seen, 1), first_time(&mut seen, 2)), (Some(()), Some(())));
 /// assert_eq!(first_time(&mut seen, 1), None);

@@ -19,7 +19,7 @@ const _: () = assert!(std::mem::size_of::<Value>() == 24);
 /// `preserve_order`, except that [`remove`](Map::remove) keeps the order of the rest).
 ///
 /// ```
-/// use toolnexus::core::value::{Map, Value};
+/// use toolnexus::core::json::value::{Map, Value};
 /// let mut map = Map::new();
 /// map.insert("b".to_owned(), Value::from(1));
 /// map.insert("a".to_owned(), Value::from(2));

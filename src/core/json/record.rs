@@ -19,23 +19,23 @@
 //!         pub times: Option<u64> = "timesOver",
 //!     }
 //! }
-//! use toolnexus::core::record::Record;
+//! use toolnexus::core::json::record::Record;
 //! let g = Greeting::from_json(toolnexus::json!({"name": "Ada"})).unwrap();
 //! assert_eq!(g.to_json_text(), r#"{"name":"Ada"}"#);
 //! assert_eq!(Greeting::from_json(toolnexus::json!({})).unwrap_err(), "missing field `name`");
 //! assert!(Greeting::typescript().contains("timesOver?: number"));
 //! ```
 
-use crate::core::json_text::{
+use crate::core::json::build::AsJson;
+use crate::core::json::text::{
     buffer_text, write_map, write_number, write_str, write_u64, write_value,
 };
-use crate::core::json_value::AsJson;
-use crate::core::value::{Map, Value};
+use crate::core::json::value::{Map, Value};
 
 /// Serde's wording for a value of the wrong type: `invalid type: integer `5`, expected a string`.
 ///
 /// ```
-/// use toolnexus::core::record::invalid_type;
+/// use toolnexus::core::json::record::invalid_type;
 /// assert_eq!(invalid_type(&toolnexus::json!(true), "a string"), "invalid type: boolean `true`, expected a string");
 /// ```
 pub fn invalid_type(value: &Value, expected: &str) -> String {
@@ -146,7 +146,7 @@ pub trait Field: Sized + AsJson {
 }
 
 /// Writes `"key":value` into a record's object, unless the field is absent.
-pub fn write_field<T: Field>(object: &mut crate::core::json_text::Object, key: &str, value: &T) {
+pub fn write_field<T: Field>(object: &mut crate::core::json::text::Object, key: &str, value: &T) {
     if !value.absent() {
         value.write_value(object.key(key));
     }
@@ -348,7 +348,7 @@ impl Field for f64 {
     }
     /// `null` when not finite, as serde_json writes one.
     fn write_value(&self, out: &mut Vec<u8>) {
-        match crate::core::value::Number::from_f64(*self) {
+        match crate::core::json::value::Number::from_f64(*self) {
             Some(n) => write_number(out, &n),
             None => out.extend_from_slice(b"null"),
         }
@@ -457,7 +457,7 @@ pub fn unknown_variant(text: &str, all: &[&str]) -> String {
 ///         Green = "green" }
 /// }
 /// assert_eq!(Light::Green.as_str(), "green");
-/// use toolnexus::core::record::Field;
+/// use toolnexus::core::json::record::Field;
 /// assert_eq!(Light::read(Some(toolnexus::json!("blue")), "l").unwrap_err(), "unknown variant `blue`, expected `red` or `green`");
 /// ```
 #[macro_export]
@@ -484,32 +484,32 @@ macro_rules! word {
             }
         }
 
-        impl $crate::core::json_value::AsJson for $name {
-            fn as_json(&self) -> $crate::core::value::Value {
-                $crate::core::value::Value::String(self.as_str().into())
+        impl $crate::core::json::build::AsJson for $name {
+            fn as_json(&self) -> $crate::core::json::value::Value {
+                $crate::core::json::value::Value::String(self.as_str().into())
             }
         }
 
-        impl $crate::core::record::Field for $name {
-            fn read(value: Option<$crate::core::value::Value>, key: &str) -> Result<Self, String> {
+        impl $crate::core::json::record::Field for $name {
+            fn read(value: Option<$crate::core::json::value::Value>, key: &str) -> Result<Self, String> {
                 let value = value.ok_or_else(|| format!("missing field `{key}`"))?;
-                <$name as $crate::core::record::Field>::check(&value)?;
+                <$name as $crate::core::json::record::Field>::check(&value)?;
                 match value.as_str() {
                     $(Some($text) => Ok($name::$variant),)*
                     _ => Err(String::new()),
                 }
             }
-            fn check(value: &$crate::core::value::Value) -> Result<(), String> {
+            fn check(value: &$crate::core::json::value::Value) -> Result<(), String> {
                 match value {
-                    $($crate::core::value::Value::String(text) if text == $text => Ok(()),)*
-                    $crate::core::value::Value::String(text) => {
-                        Err($crate::core::record::unknown_variant(text, &[$($text),*]))
+                    $($crate::core::json::value::Value::String(text) if text == $text => Ok(()),)*
+                    $crate::core::json::value::Value::String(text) => {
+                        Err($crate::core::json::record::unknown_variant(text, &[$($text),*]))
                     }
-                    other => Err($crate::core::record::invalid_type(other, $serde_name)),
+                    other => Err($crate::core::json::record::invalid_type(other, $serde_name)),
                 }
             }
             fn write_value(&self, out: &mut Vec<u8>) {
-                $crate::core::json_text::write_str(out, self.as_str());
+                $crate::core::json::text::write_str(out, self.as_str());
             }
             fn ts(out: &mut String) {
                 out.push_str(concat!($("\"", $text, "\" | ",)*));
@@ -541,27 +541,27 @@ macro_rules! record {
         pub struct $name {
             $(
                 $(#[doc = $fdoc])*
-                #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "toolnexus::core::record::absent"))]
-                $(#[cfg_attr(not(target_arch = "wasm32"), serde($dflt, deserialize_with = "toolnexus::core::record::null_as_default"))])?
+                #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "toolnexus::core::json::record::absent"))]
+                $(#[cfg_attr(not(target_arch = "wasm32"), serde($dflt, deserialize_with = "toolnexus::core::json::record::null_as_default"))])?
                 pub $field: $ty,
             )*
         }
 
         impl $name {
             /// Reads the record from a JSON value, with serde's error texts.
-            pub fn from_json(value: $crate::core::value::Value) -> Result<Self, String> {
-                <$name as $crate::core::record::Record>::from_json(value)
+            pub fn from_json(value: $crate::core::json::value::Value) -> Result<Self, String> {
+                <$name as $crate::core::json::record::Record>::from_json(value)
             }
 
             /// The record's JSON text.
             pub fn to_json_text(&self) -> String {
-                <$name as $crate::core::record::Record>::to_json_text(self)
+                <$name as $crate::core::json::record::Record>::to_json_text(self)
             }
         }
 
-        impl $crate::core::record::Record for $name {
-            fn from_json(value: $crate::core::value::Value) -> Result<Self, String> {
-                let mut fields = $crate::core::record::fields_of(value, $serde_name)?;
+        impl $crate::core::json::record::Record for $name {
+            fn from_json(value: $crate::core::json::value::Value) -> Result<Self, String> {
+                let mut fields = $crate::core::json::record::fields_of(value, $serde_name)?;
                 for (key, value) in &fields {
                     match key.as_str() {
                         $($key => $crate::record!(@check $ty, value $(, $dflt)?)?,)*
@@ -574,20 +574,20 @@ macro_rules! record {
             }
 
             fn write_json(&self, out: &mut Vec<u8>) {
-                let mut object = $crate::core::json_text::Object::new(out);
-                $($crate::core::record::write_field(&mut object, $key, &self.$field);)*
+                let mut object = $crate::core::json::text::Object::new(out);
+                $($crate::core::json::record::write_field(&mut object, $key, &self.$field);)*
                 object.end();
             }
 
             fn write_typescript(out: &mut String) {
-                $crate::core::record::write_doc(out, "", &[$($doc),*]);
+                $crate::core::json::record::write_doc(out, "", &[$($doc),*]);
                 out.push_str(concat!("export interface ", stringify!($name), " {\n"));
                 $(
-                    $crate::core::record::write_member(
+                    $crate::core::json::record::write_member(
                         out,
                         &[$($fdoc),*],
                         $key,
-                        <$ty as $crate::core::record::Field>::OPTIONAL $(|| { let _ = stringify!($dflt); true })?,
+                        <$ty as $crate::core::json::record::Field>::OPTIONAL $(|| { let _ = stringify!($dflt); true })?,
                         &|out: &mut String| $crate::record!(@ts $ty, out $(, $ts)?),
                     );
                 )*
@@ -595,39 +595,39 @@ macro_rules! record {
             }
         }
 
-        impl $crate::core::json_value::AsJson for $name {
-            fn as_json(&self) -> $crate::core::value::Value {
-                let mut map = $crate::core::value::Map::new();
-                $($crate::core::record::insert_field(&mut map, $key, &self.$field);)*
-                $crate::core::value::Value::Object(map)
+        impl $crate::core::json::build::AsJson for $name {
+            fn as_json(&self) -> $crate::core::json::value::Value {
+                let mut map = $crate::core::json::value::Map::new();
+                $($crate::core::json::record::insert_field(&mut map, $key, &self.$field);)*
+                $crate::core::json::value::Value::Object(map)
             }
         }
 
-        impl $crate::core::record::Field for $name {
-            fn read(value: Option<$crate::core::value::Value>, key: &str) -> Result<Self, String> {
+        impl $crate::core::json::record::Field for $name {
+            fn read(value: Option<$crate::core::json::value::Value>, key: &str) -> Result<Self, String> {
                 match value {
-                    Some(value) => <$name as $crate::core::record::Record>::from_json(value),
+                    Some(value) => <$name as $crate::core::json::record::Record>::from_json(value),
                     None => Err(format!("missing field `{key}`")),
                 }
             }
             /// A nested record is read whole where serde meets it, so its own errors come
             /// before the outer record's missing fields.
-            fn check(value: &$crate::core::value::Value) -> Result<(), String> {
-                <$name as $crate::core::record::Record>::from_json(value.clone()).map(drop)
+            fn check(value: &$crate::core::json::value::Value) -> Result<(), String> {
+                <$name as $crate::core::json::record::Record>::from_json(value.clone()).map(drop)
             }
             fn write_value(&self, out: &mut Vec<u8>) {
-                <$name as $crate::core::record::Record>::write_json(self, out);
+                <$name as $crate::core::json::record::Record>::write_json(self, out);
             }
             fn ts(out: &mut String) {
                 out.push_str(stringify!($name));
             }
         }
     };
-    (@check $ty:ty, $value:ident) => { <$ty as $crate::core::record::Field>::check($value) };
-    (@check $ty:ty, $value:ident, default) => { $crate::core::record::check_or_default::<$ty>($value) };
-    (@read $ty:ty, $value:expr, $key:literal) => { <$ty as $crate::core::record::Field>::read($value, $key) };
-    (@read $ty:ty, $value:expr, $key:literal, default) => { $crate::core::record::read_or_default::<$ty>($value, $key) };
-    (@ts $ty:ty, $out:ident) => { <$ty as $crate::core::record::Field>::ts($out) };
+    (@check $ty:ty, $value:ident) => { <$ty as $crate::core::json::record::Field>::check($value) };
+    (@check $ty:ty, $value:ident, default) => { $crate::core::json::record::check_or_default::<$ty>($value) };
+    (@read $ty:ty, $value:expr, $key:literal) => { <$ty as $crate::core::json::record::Field>::read($value, $key) };
+    (@read $ty:ty, $value:expr, $key:literal, default) => { $crate::core::json::record::read_or_default::<$ty>($value, $key) };
+    (@ts $ty:ty, $out:ident) => { <$ty as $crate::core::json::record::Field>::ts($out) };
     (@ts $ty:ty, $out:ident, $ts:literal) => { $out.push_str($ts) };
 }
 
@@ -647,7 +647,7 @@ macro_rules! record {
 ///         },
 ///     }
 /// }
-/// use toolnexus::core::record::Record;
+/// use toolnexus::core::json::record::Record;
 /// assert_eq!(Shape::Circle { radius: 2.0 }.to_json_text(), r#"{"kind":"circle","radius":2.0}"#);
 /// assert!(Shape::typescript().contains(r#"| { kind: "circle"; radius: number }"#));
 /// ```
@@ -678,7 +678,7 @@ macro_rules! tagged {
                 $variant {
                     $(
                         $(#[doc = $fdoc])*
-                        #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "toolnexus::core::record::absent"))]
+                        #[cfg_attr(not(target_arch = "wasm32"), serde(rename = $key, skip_serializing_if = "toolnexus::core::json::record::absent"))]
                         $field: $ty,
                     )*
                 },
@@ -688,16 +688,16 @@ macro_rules! tagged {
         impl $name {
             /// The event's JSON text.
             pub fn to_json_text(&self) -> String {
-                <$name as $crate::core::record::Record>::to_json_text(self)
+                <$name as $crate::core::json::record::Record>::to_json_text(self)
             }
         }
 
-        impl $crate::core::record::Record for $name {
-            fn from_json(value: $crate::core::value::Value) -> Result<Self, String> {
-                let mut fields = $crate::core::record::fields_of(value, $serde_name)?;
+        impl $crate::core::json::record::Record for $name {
+            fn from_json(value: $crate::core::json::value::Value) -> Result<Self, String> {
+                let mut fields = $crate::core::json::record::fields_of(value, $serde_name)?;
                 let word = match fields.remove($tag) {
-                    Some($crate::core::value::Value::String(word)) => word,
-                    Some(other) => return Err($crate::core::record::invalid_type(&other, "variant identifier")),
+                    Some($crate::core::json::value::Value::String(word)) => word,
+                    Some(other) => return Err($crate::core::json::record::invalid_type(&other, "variant identifier")),
                     None => return Err(concat!("missing field `", $tag, "`").to_owned()),
                 };
                 match word.as_str() {
@@ -705,26 +705,26 @@ macro_rules! tagged {
                         $word => {
                             for (key, value) in &fields {
                                 match key.as_str() {
-                                    $($key => <$ty as $crate::core::record::Field>::check(value)?,)*
+                                    $($key => <$ty as $crate::core::json::record::Field>::check(value)?,)*
                                     _ => {}
                                 }
                             }
                             Ok($name::$variant {
-                                $($field: <$ty as $crate::core::record::Field>::read(fields.remove($key), $key)?,)*
+                                $($field: <$ty as $crate::core::json::record::Field>::read(fields.remove($key), $key)?,)*
                             })
                         }
                     )*
-                    other => Err($crate::core::record::unknown_variant(other, &[$($word),*])),
+                    other => Err($crate::core::json::record::unknown_variant(other, &[$($word),*])),
                 }
             }
 
             fn write_json(&self, out: &mut Vec<u8>) {
-                let mut object = $crate::core::json_text::Object::new(out);
+                let mut object = $crate::core::json::text::Object::new(out);
                 match self {
                     $(
                         $name::$variant { $($field),* } => {
                             object.str($tag, $word);
-                            $($crate::core::record::write_field(&mut object, $key, $field);)*
+                            $($crate::core::json::record::write_field(&mut object, $key, $field);)*
                         }
                     )*
                 }
@@ -732,13 +732,13 @@ macro_rules! tagged {
             }
 
             fn write_typescript(out: &mut String) {
-                $crate::core::record::write_doc(out, "", &[$($doc),*]);
+                $crate::core::json::record::write_doc(out, "", &[$($doc),*]);
                 out.push_str(concat!("export type ", stringify!($name), " =\n"));
                 $(
                     out.push_str(concat!("  | { ", $tag, ": \"", $word, "\""));
                     $(
                         out.push_str(concat!("; ", $key));
-                        if <$ty as $crate::core::record::Field>::OPTIONAL {
+                        if <$ty as $crate::core::json::record::Field>::OPTIONAL {
                             out.push('?');
                         }
                         out.push_str(": ");
@@ -749,18 +749,18 @@ macro_rules! tagged {
             }
         }
 
-        impl $crate::core::json_value::AsJson for $name {
-            fn as_json(&self) -> $crate::core::value::Value {
-                let mut map = $crate::core::value::Map::new();
+        impl $crate::core::json::build::AsJson for $name {
+            fn as_json(&self) -> $crate::core::json::value::Value {
+                let mut map = $crate::core::json::value::Map::new();
                 match self {
                     $(
                         $name::$variant { $($field),* } => {
-                            map.insert($tag.into(), $crate::core::value::Value::String($word.into()));
-                            $($crate::core::record::insert_field(&mut map, $key, $field);)*
+                            map.insert($tag.into(), $crate::core::json::value::Value::String($word.into()));
+                            $($crate::core::json::record::insert_field(&mut map, $key, $field);)*
                         }
                     )*
                 }
-                $crate::core::value::Value::Object(map)
+                $crate::core::json::value::Value::Object(map)
             }
         }
     };

@@ -6,7 +6,7 @@ use std::fmt;
 /// A JSON number: an integer kept exact, or a finite float.
 ///
 /// ```
-/// use toolnexus::core::value::Number;
+/// use toolnexus::core::json::value::Number;
 /// assert_eq!(Number::from(7u64).as_i64(), Some(7));
 /// assert_eq!(Number::from(-2i64).as_u64(), None);
 /// assert_eq!(Number::from_f64(1.5).and_then(|n| n.as_f64()), Some(1.5));
@@ -111,8 +111,8 @@ impl fmt::Display for Number {
     /// The number's JSON text: `42`, `-7`, `1.5`, `1e300`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = Vec::new();
-        crate::core::json_text::write_number(&mut out, self);
-        f.write_str(&crate::core::json_text::buffer_text(out))
+        crate::core::json::text::write_number(&mut out, self);
+        f.write_str(&crate::core::json::text::buffer_text(out))
     }
 }
 

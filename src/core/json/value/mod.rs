@@ -23,7 +23,7 @@ use std::fmt;
 /// Any JSON value.
 ///
 /// ```
-/// use toolnexus::core::value::Value;
+/// use toolnexus::core::json::value::Value;
 /// let value = toolnexus::json_value!({"city": "Oslo", "days": [1, 2]});
 /// assert_eq!(value["city"].as_str(), Some("Oslo"));
 /// assert_eq!(value.get("days").and_then(|d| d.get(1)), Some(&Value::from(2)));
@@ -239,7 +239,7 @@ impl<I: Index> std::ops::Index<I> for Value {
 impl fmt::Display for Value {
     /// The compact JSON text (what serde_json's `to_string` writes).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::core::json_text::to_text(self))
+        f.write_str(&crate::core::json::text::to_text(self))
     }
 }
 
