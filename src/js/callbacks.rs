@@ -38,13 +38,18 @@ fn event(pairs: &[(&str, JsValue)]) -> JsValue {
     object
 }
 
-fn call_event(call: &CallInfo, args: &Value) -> Vec<(&'static str, JsValue)> {
-    vec![
+/// A conversion's failure as the hook's error text.
+fn js(converted: Result<JsValue, JsValue>) -> Result<JsValue, String> {
+    converted.map_err(|e| error_text(&e))
+}
+
+fn call_event(call: &CallInfo, args: &Value) -> Result<Vec<(&'static str, JsValue)>, String> {
+    Ok(vec![
         ("name", call.name.as_str().into()),
-        ("args", from_json(args)),
+        ("args", js(from_json(args))?),
         ("id", call.id.as_str().into()),
         ("turn", call.turn.into()),
-    ]
+    ])
 }
 
 fn decode_result(hook: &str, value: &JsValue) -> Result<Option<ToolResult>, String> {
@@ -107,15 +112,17 @@ impl Hooks for JsHooks {
         let Some(f) = self.hook("beforeLLM") else {
             return Box::pin(async { Ok(LlmOverride::default()) });
         };
-        let ev = event(&[
-            ("messages", messages_to_js(messages)),
-            ("tools", from_json(tools)),
-            ("model", model.into()),
-            ("turn", turn.into()),
-        ]);
+        let ev = (|| {
+            Ok::<_, String>(event(&[
+                ("messages", js(messages_to_js(messages))?),
+                ("tools", js(from_json(tools))?),
+                ("model", model.into()),
+                ("turn", turn.into()),
+            ]))
+        })();
         let this = self.hooks.clone();
         Box::pin(async move {
-            let out = call_with(f, this, ev).await?;
+            let out = call_with(f, this, ev?).await?;
             let messages = match to_json(&get(&out, "messages"))? {
                 Value::Null => None,
                 Value::Array(list) => Some(list),
@@ -142,13 +149,15 @@ impl Hooks for JsHooks {
         let Some(f) = self.hook("afterLLM") else {
             return Box::pin(async { Ok(()) });
         };
-        let ev = event(&[
-            ("response", from_json(response)),
-            ("model", model.into()),
-            ("turn", turn.into()),
-        ]);
+        let ev = js(from_json(response)).map(|response| {
+            event(&[
+                ("response", response),
+                ("model", model.into()),
+                ("turn", turn.into()),
+            ])
+        });
         let this = self.hooks.clone();
-        Box::pin(async move { call_with(f, this, ev).await.map(|_| ()) })
+        Box::pin(async move { call_with(f, this, ev?).await.map(|_| ()) })
     }
 
     fn has_before_tool(&self) -> bool {
@@ -159,10 +168,10 @@ impl Hooks for JsHooks {
         let Some(f) = self.hook("beforeTool") else {
             return Box::pin(async { Ok(ToolOverride::default()) });
         };
-        let ev = event(&call_event(call, args));
+        let ev = call_event(call, args).map(|pairs| event(&pairs));
         let this = self.hooks.clone();
         Box::pin(async move {
-            let out = call_with(f, this, ev).await?;
+            let out = call_with(f, this, ev?).await?;
             let result = decode_result("beforeTool", &out)?;
             let args = match to_json(&get(&out, "args"))? {
                 Value::Null => None,
@@ -185,12 +194,13 @@ impl Hooks for JsHooks {
         let Some(f) = self.hook("afterTool") else {
             return Box::pin(async { Ok(None) });
         };
-        let mut pairs = call_event(call, args);
-        pairs.push(("result", record_to_js(result)));
-        let ev = event(&pairs);
+        let ev = call_event(call, args).and_then(|mut pairs| {
+            pairs.push(("result", js(record_to_js(result))?));
+            Ok(event(&pairs))
+        });
         let this = self.hooks.clone();
         Box::pin(async move {
-            let out = call_with(f, this, ev).await?;
+            let out = call_with(f, this, ev?).await?;
             decode_result("afterTool", &out)
         })
     }
@@ -226,7 +236,7 @@ impl Hooks for JsHooks {
         let Some(f) = &self.body_transform else {
             return Ok(body);
         };
-        let js_body = from_json(&body);
+        let js_body = js(from_json(&body))?;
         let out = f
             .call1(&JsValue::UNDEFINED, &js_body)
             .map_err(|e| error_text(&e))?;
@@ -252,8 +262,8 @@ pub struct JsWaitFor(pub Function);
 
 impl WaitFor for JsWaitFor {
     fn wait_for(&self, request: &Request) -> LocalBoxFuture<'static, Result<Value, String>> {
-        let (f, request) = (self.0.clone(), record_to_js(request));
-        Box::pin(async move { to_json(&call_with(f, JsValue::UNDEFINED, request).await?) })
+        let (f, request) = (self.0.clone(), js(record_to_js(request)));
+        Box::pin(async move { to_json(&call_with(f, JsValue::UNDEFINED, request?).await?) })
     }
 }
 
@@ -283,9 +293,10 @@ impl Store for JsStore {
         let (store, id, messages) = (
             self.0.clone(),
             JsValue::from_str(id),
-            messages_to_js(messages),
+            js(messages_to_js(messages)),
         );
         Box::pin(async move {
+            let messages = messages?;
             let f =
                 function(&store, "save").ok_or("the store has no save(id, messages) function")?;
             let returned = f
@@ -304,7 +315,8 @@ pub struct JsMetricSink(pub Function);
 
 impl crate::core::client::telemetry::MetricSink for JsMetricSink {
     fn emit(&self, event: &crate::core::metrics::MetricEvent) {
-        if let Err(thrown) = self.0.call1(&JsValue::UNDEFINED, &record_to_js(event)) {
+        let called = record_to_js(event).and_then(|js| self.0.call1(&JsValue::UNDEFINED, &js));
+        if let Err(thrown) = called {
             let message = format!("[toolnexus] onMetric threw: {}", error_text(&thrown));
             web_sys::console::warn_1(&message.into());
         }

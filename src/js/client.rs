@@ -349,7 +349,7 @@ impl Conversation {
 
     /// The whole transcript so far (a copy).
     #[wasm_bindgen(getter, unchecked_return_type = "Message[]")]
-    pub fn messages(&self) -> JsValue {
+    pub fn messages(&self) -> Result<JsValue, JsValue> {
         messages_to_js(&self.messages.borrow())
     }
 

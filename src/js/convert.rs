@@ -20,23 +20,38 @@ pub fn to_json(value: &JsValue) -> Result<Value, String> {
 }
 
 /// Converts JSON data to a fresh JS value.
-pub fn from_json(value: &Value) -> JsValue {
+pub fn from_json(value: &Value) -> Result<JsValue, JsValue> {
     from_json_text(&crate::core::json::text::to_text(value))
 }
 
 /// A record (`ToolResult`, `Request`, an event) as a fresh JS value, through its JSON text.
-pub fn record_to_js(record: &impl crate::core::json::record::Record) -> JsValue {
+pub fn record_to_js(record: &impl crate::core::json::record::Record) -> Result<JsValue, JsValue> {
     from_json_text(&record.to_json_text())
 }
 
 /// Transcript messages as a fresh JS array (their texts joined and parsed once).
-pub fn messages_to_js(messages: &[crate::core::message::Message]) -> JsValue {
+pub fn messages_to_js(messages: &[crate::core::message::Message]) -> Result<JsValue, JsValue> {
     from_json_text(&crate::core::message::items_text(messages))
 }
 
-/// Parses JSON text produced by the core into a JS value.
-pub fn from_json_text(text: &str) -> JsValue {
-    JSON::parse(text).unwrap_or(JsValue::NULL)
+/// Parses JSON text produced by the core into a JS value. The core writes only JSON, but
+/// `JSON.parse` may still refuse it (nesting deeper than the engine's stack): that is the coded
+/// error `internal`, never a silent `null`.
+///
+/// ```ignore
+/// assert!(from_json_text("[1]").is_ok());
+/// assert!(from_json_text("[1,").is_err()); // code "internal"
+/// ```
+pub fn from_json_text(text: &str) -> Result<JsValue, JsValue> {
+    JSON::parse(text).map_err(|thrown| {
+        js_error(
+            "internal",
+            &format!(
+                "the module wrote JSON the runtime could not parse: {}",
+                error_text(&thrown)
+            ),
+        )
+    })
 }
 
 /// Reads `object[key]`; a missing key, a throwing getter or a non-object gives `undefined`.

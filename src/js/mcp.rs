@@ -182,7 +182,7 @@ pub fn plan(options: &JsValue) -> Result<Option<McpPlan>, JsValue> {
 }
 
 /// `{server: "connected" | "disabled" | "failed"}` in config order.
-pub fn status_object(servers: &[ServerState]) -> JsValue {
+pub fn status_object(servers: &[ServerState]) -> Result<JsValue, JsValue> {
     let map: Map<String, Value> = servers
         .iter()
         .map(|s| (s.name.clone(), Value::String(s.status.as_str().into())))
@@ -191,7 +191,7 @@ pub fn status_object(servers: &[ServerState]) -> JsValue {
 }
 
 /// `{server: reason}` for every failed server.
-pub fn errors_object(servers: &[ServerState]) -> JsValue {
+pub fn errors_object(servers: &[ServerState]) -> Result<JsValue, JsValue> {
     let map: Map<String, Value> = servers
         .iter()
         .filter_map(|s| s.error.clone().map(|e| (s.name.clone(), Value::String(e))))
@@ -220,7 +220,7 @@ pub fn parse_mcp_config(
         }
         map.insert(entry.name.clone(), entry.to_json());
     }
-    Ok(from_json(&Value::Object(map)))
+    from_json(&Value::Object(map))
 }
 
 /// Connects to every enabled server, lists its tools (unfiltered, under their own names) and
@@ -254,9 +254,9 @@ pub fn list_mcp_tools(
             tools.insert(server.name.clone(), Value::Array(infos));
         }
         let out: JsValue = Object::new().into();
-        super::host::set(&out, "tools", &from_json(&Value::Object(tools)));
-        super::host::set(&out, "status", &status_object(&servers));
-        super::host::set(&out, "errors", &errors_object(&servers));
+        super::host::set(&out, "tools", &from_json(&Value::Object(tools))?);
+        super::host::set(&out, "status", &status_object(&servers)?);
+        super::host::set(&out, "errors", &errors_object(&servers)?);
         Ok(out)
     })
 }

@@ -120,7 +120,7 @@ impl MemoryFileSystem {
 
     /// Everything, as plain JSON: `{files: {"/path": "contents"}, dirs: ["/empty-dir"]}`.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "MemoryFileSystemJSON")]
-    pub fn to_json(&self) -> JsValue {
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
         from_json(&self.fs.export_json())
     }
 
@@ -161,15 +161,15 @@ impl MemoryFileSystem {
             .into_iter()
             .map(|e| crate::json_value!({"name": e.name, "kind": kind_name(e.kind)}))
             .collect();
-        Ok(from_json(&crate::core::json::value::Value::Array(list)))
+        from_json(&crate::core::json::value::Value::Array(list))
     }
 
     /// `{kind: "file" | "dir"}`, or `null` when nothing is at `path`.
     #[wasm_bindgen(unchecked_return_type = "{ kind: \"file\" | \"dir\" } | null")]
-    pub fn stat(&self, path: &str) -> JsValue {
+    pub fn stat(&self, path: &str) -> Result<JsValue, JsValue> {
         match self.fs.kind_sync(path) {
             Some(kind) => from_json(&crate::json_value!({"kind": kind_name(kind)})),
-            None => JsValue::NULL,
+            None => Ok(JsValue::NULL),
         }
     }
 

@@ -92,10 +92,14 @@ impl RunEvents for StreamSink {
     fn emit(&self, event: StreamEvent) {
         // Text deltas are most of a stream's events: made without JSON in between.
         let value = match &event {
-            StreamEvent::Text { delta } => shim_text_event(delta),
+            StreamEvent::Text { delta } => Ok(shim_text_event(delta)),
             _ => record_to_js(&event),
         };
-        self.push(value);
+        match value {
+            Ok(value) => self.push(value),
+            // The consumer's next pull throws it; nothing is skipped silently.
+            Err(error) => self.end(Err(error)),
+        }
     }
 
     fn delivered(&self) -> crate::core::host::LocalBoxFuture<'static, ()> {

@@ -239,8 +239,6 @@ pub fn list_skills(
     crate::js::promise::promise(async move {
         let (inventory, warnings) = skills::list(&config?).await;
         warnings.iter().for_each(|w| warn(w));
-        Ok(from_json_text(&crate::core::json::text::to_text(
-            &inventory.to_json(),
-        )))
+        from_json_text(&crate::core::json::text::to_text(&inventory.to_json()))
     })
 }

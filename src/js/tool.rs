@@ -298,7 +298,7 @@ impl ToolHandle {
 
     /// The JSON Schema of the arguments (a fresh copy).
     #[wasm_bindgen(getter, js_name = inputSchema, unchecked_return_type = "JSONSchema")]
-    pub fn input_schema(&self) -> JsValue {
+    pub fn input_schema(&self) -> Result<JsValue, JsValue> {
         from_json_text(self.inner.spec().input_schema.text())
     }
 
@@ -327,7 +327,7 @@ impl ToolHandle {
                 Ok(call) => call.await,
                 Err(result) => result,
             };
-            Ok(record_to_js(&result))
+            record_to_js(&result)
         })
     }
 }

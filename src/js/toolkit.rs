@@ -194,7 +194,7 @@ impl ToolkitHandle {
                 Ok(call) => call.await,
                 Err(result) => result,
             };
-            Ok(record_to_js(&result))
+            record_to_js(&result)
         })
     }
 
@@ -206,10 +206,10 @@ impl ToolkitHandle {
 
     /// Each MCP server's status: `"connected" | "disabled" | "failed"`.
     #[wasm_bindgen(js_name = mcpStatus, unchecked_return_type = "Record<string, McpStatus>")]
-    pub fn mcp_status(&self) -> JsValue {
+    pub fn mcp_status(&self) -> Result<JsValue, JsValue> {
         match &self.state.mcp {
             Some(mcp) => sources::mcp_status(mcp),
-            None => js_sys::Object::new().into(),
+            None => Ok(js_sys::Object::new().into()),
         }
     }
 
@@ -219,16 +219,16 @@ impl ToolkitHandle {
     /// toolkit.mcpErrors() // { flaky: "timed out after 5000 ms during initialize" }
     /// ```
     #[wasm_bindgen(js_name = mcpErrors, unchecked_return_type = "Record<string, string>")]
-    pub fn mcp_errors(&self) -> JsValue {
+    pub fn mcp_errors(&self) -> Result<JsValue, JsValue> {
         match &self.state.mcp {
             Some(mcp) => sources::mcp_errors(mcp),
-            None => js_sys::Object::new().into(),
+            None => Ok(js_sys::Object::new().into()),
         }
     }
 
     /// OpenAI tool schemas: `[{type: "function", function: {name, description, parameters}}]`.
     #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
-    pub fn to_openai(&self) -> JsValue {
+    pub fn to_openai(&self) -> Result<JsValue, JsValue> {
         let list = self.state.kit.tool_list("openai", |specs| {
             adapters::openai_text(specs.iter().copied())
         });
@@ -237,7 +237,7 @@ impl ToolkitHandle {
 
     /// Anthropic tool schemas: `[{name, description, input_schema}]`.
     #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
-    pub fn to_anthropic(&self) -> JsValue {
+    pub fn to_anthropic(&self) -> Result<JsValue, JsValue> {
         let list = self.state.kit.tool_list("anthropic", |specs| {
             adapters::anthropic_text(specs.iter().copied())
         });
@@ -246,7 +246,7 @@ impl ToolkitHandle {
 
     /// Gemini tool schemas: `[{functionDeclarations: [{name, description, parameters}]}]`.
     #[wasm_bindgen(js_name = toGemini, unchecked_return_type = "GeminiTools")]
-    pub fn to_gemini(&self) -> JsValue {
+    pub fn to_gemini(&self) -> Result<JsValue, JsValue> {
         let list = self.state.kit.tool_list("gemini", |specs| {
             adapters::gemini_text(specs.iter().copied())
         });

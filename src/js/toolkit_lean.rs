@@ -75,12 +75,12 @@ pub fn mcp_tools(mcp: &Mcp) -> Vec<SharedTool> {
 }
 
 /// Unreachable: there is no `Mcp` value.
-pub fn mcp_status(mcp: &Mcp) -> JsValue {
+pub fn mcp_status(mcp: &Mcp) -> Result<JsValue, JsValue> {
     match *mcp {}
 }
 
 /// Unreachable: there is no `Mcp` value.
-pub fn mcp_errors(mcp: &Mcp) -> JsValue {
+pub fn mcp_errors(mcp: &Mcp) -> Result<JsValue, JsValue> {
     match *mcp {}
 }
 

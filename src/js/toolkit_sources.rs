@@ -65,12 +65,12 @@ pub fn mcp_tools(mcp: &Mcp) -> Vec<SharedTool> {
 }
 
 /// `{server: status}`.
-pub fn mcp_status(mcp: &Mcp) -> JsValue {
+pub fn mcp_status(mcp: &Mcp) -> Result<JsValue, JsValue> {
     super::mcp::status_object(&mcp.servers)
 }
 
 /// `{server: why it failed}`.
-pub fn mcp_errors(mcp: &Mcp) -> JsValue {
+pub fn mcp_errors(mcp: &Mcp) -> Result<JsValue, JsValue> {
     super::mcp::errors_object(&mcp.servers)
 }
 

@@ -58,7 +58,7 @@ pub fn pending(
     if let Some(why) = unreadable_expiry(&JsClock, &request) {
         return Err(js_error("invalid_request", &format!("pending: {why}")));
     }
-    Ok(record_to_js(&types::pending(request)))
+    record_to_js(&types::pending(request))
 }
 
 /// Sugar for `pending({kind: "authorization", url, prompt})`; the prompt defaults to
@@ -85,7 +85,7 @@ pub fn auth_required(
         data: None,
         expires_at: None,
     };
-    Ok(record_to_js(&types::pending(request)))
+    record_to_js(&types::pending(request))
 }
 
 /// The `Request` a suspended result carries, or `undefined` for every ordinary result
@@ -131,7 +131,7 @@ fn specs(tools: &JsValue) -> Result<Vec<ToolSpec>, JsValue> {
 pub fn to_openai(
     #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(from_json_text(&adapters::openai_text(&specs(&tools)?)))
+    from_json_text(&adapters::openai_text(&specs(&tools)?))
 }
 
 /// Anthropic tool schemas for any tool list.
@@ -143,7 +143,7 @@ pub fn to_openai(
 pub fn to_anthropic(
     #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(from_json_text(&adapters::anthropic_text(&specs(&tools)?)))
+    from_json_text(&adapters::anthropic_text(&specs(&tools)?))
 }
 
 /// Gemini tool schemas for any tool list (one element wrapping every declaration).
@@ -155,7 +155,7 @@ pub fn to_anthropic(
 pub fn to_gemini(
     #[wasm_bindgen(unchecked_param_type = "ToolLike[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(from_json_text(&adapters::gemini_text(&specs(&tools)?)))
+    from_json_text(&adapters::gemini_text(&specs(&tools)?))
 }
 
 /// A relay (declaration-only) tool: the model can call it, the host runs it. Every relay call

@@ -1,7 +1,7 @@
 //! `convert`: JSON crossings, property access and error messages.
 
 use toolnexus::core::types::Request;
-use toolnexus::js::convert::{error_text, get, has, js_error, to_json, type_name};
+use toolnexus::js::convert::{error_text, from_json_text, get, has, js_error, to_json, type_name};
 use toolnexus::{core::json::value::Value, json_value as json};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -17,6 +17,22 @@ fn to_json_keeps_javascript_semantics() {
     assert_eq!(keys, ["b", "t", "n"], "key order is kept");
     assert_eq!(to_json(&JsValue::UNDEFINED).unwrap(), Value::Null);
     assert_eq!(to_json(&js("() => 1")).unwrap(), Value::Null);
+}
+
+#[wasm_bindgen_test]
+fn text_the_runtime_cannot_parse_is_an_error_not_null() {
+    let parsed = from_json_text(r#"{"a":[1,"x"]}"#).unwrap();
+    assert_eq!(to_json(&parsed).unwrap(), json!({"a": [1, "x"]}));
+    let thrown = from_json_text("[1,").unwrap_err();
+    assert_eq!(
+        get(&thrown, "code").as_string().as_deref(),
+        Some("internal")
+    );
+    let message = error_text(&thrown);
+    assert!(
+        message.starts_with("the module wrote JSON the runtime could not parse: "),
+        "{message}"
+    );
 }
 
 #[wasm_bindgen_test]
