@@ -98,7 +98,7 @@ mod typings;
 mod value;
 #[path = "../wire.rs"]
 mod wire;
+#[path = "../wire_anthropic.rs"]
+mod wire_anthropic;
 #[path = "../wire_fast.rs"]
 mod wire_fast;
-#[path = "../wire_fast_anthropic.rs"]
-mod wire_fast_anthropic;

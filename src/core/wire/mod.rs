@@ -2,8 +2,6 @@
 //! The loop speaks only [`Dialect`]; it never looks inside a provider's JSON itself.
 
 pub mod anthropic;
-pub mod anthropic_delta;
-pub mod anthropic_read;
 mod body_template;
 pub mod openai;
 pub mod openai_chunk;
