@@ -21,6 +21,8 @@ mod allocator;
 mod convert;
 #[path = "wasm/host.rs"]
 mod host;
+#[path = "wasm/outcome.rs"]
+mod outcome;
 #[path = "wasm/promise.rs"]
 mod promise;
 #[path = "wasm/support.rs"]

@@ -1,12 +1,13 @@
 //! The core's `Http` over a JS `fetch` (the `fetch` option, else the global one).
 
-use js_sys::{Function, Object, Reflect, Uint8Array};
+use js_sys::{Function, Object, Uint8Array};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get};
 use super::host::{set, JsSignal};
+use super::outcome::{Outcome, Tag};
 use super::promise::settle;
 use super::slot::{settler, Slot};
 use crate::core::host::{
@@ -168,18 +169,22 @@ async fn fetched(slot: Slot, signal: Option<Signal>) -> Result<HttpResponse, Htt
             body,
         });
     }
-    let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
-    match part(0).as_f64().map(|kind| kind as u8) {
-        Some(0) => Ok(HttpResponse {
-            status: part(1).as_f64().unwrap_or(0.0) as u16,
-            retry_after: part(2).as_string(),
-            body: part(3).as_string().unwrap_or_default(),
+    let outcome = Outcome(outcome);
+    match outcome.tag() {
+        Some(Tag::Response) => Ok(HttpResponse {
+            status: outcome.part(1).as_f64().unwrap_or(0.0) as u16,
+            retry_after: outcome.part(2).as_string(),
+            body: outcome.part(3).as_string().unwrap_or_default(),
         }),
-        Some(2) => Err(failure(&signal, &part(1), "reading the response failed: ")),
-        Some(3) => Err(HttpError::Network(
+        Some(Tag::BodyFailed) => Err(failure(
+            &signal,
+            &outcome.part(1),
+            "reading the response failed: ",
+        )),
+        Some(Tag::NotAResponse) => Err(HttpError::Network(
             "fetch returned something that is not a Response".into(),
         )),
-        _ => Err(failure(&signal, &part(1), "")),
+        _ => Err(failure(&signal, &outcome.part(1), "")),
     }
 }
 
@@ -242,29 +247,28 @@ impl ByteStream for Reader {
             }
             let slot = Slot::new();
             shim_read_chunk(&self.reader, &settler(), slot.id());
-            let outcome = slot.await;
-            let part = |i: u32| Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
-            match part(0).as_f64().map(|kind| kind as u8) {
-                Some(0) => {
+            let outcome = Outcome(slot.await);
+            match outcome.tag() {
+                Some(Tag::Value) => {
                     // A Uint8Array (what a body gives) is copied in once; anything else is
                     // first made one (an ArrayBuffer's bytes, an array's numbers).
-                    let value = part(1);
+                    let value = outcome.part(1);
                     Some(Ok(match value.dyn_ref::<Uint8Array>() {
                         Some(bytes) => bytes.to_vec(),
                         None => Uint8Array::new(&value).to_vec(),
                     }))
                 }
-                Some(2) => {
+                Some(Tag::Done) => {
                     self.finished = true;
                     None
                 }
-                Some(3) => {
+                Some(Tag::NoReader) => {
                     self.finished = true;
                     Some(Err(HttpError::Network(
                         "the response body has no reader".into(),
                     )))
                 }
-                Some(4) => {
+                Some(Tag::NotAStep) => {
                     self.finished = true;
                     Some(Err(HttpError::Network(
                         "the response body's reader gave something other than {done, value}".into(),
@@ -272,7 +276,7 @@ impl ByteStream for Reader {
                 }
                 _ => {
                     self.finished = true;
-                    Some(Err(failure(&self.signal, &part(1), "")))
+                    Some(Err(failure(&self.signal, &outcome.part(1), "")))
                 }
             }
         })

@@ -27,6 +27,7 @@ pub mod mcp_http;
 pub mod mcp_process;
 #[cfg(feature = "full")]
 pub mod memfs;
+pub mod outcome;
 pub mod promise;
 pub mod run_context;
 pub mod run_result;

@@ -1,7 +1,22 @@
 // The few hot paths of the wasm glue written as plain JavaScript, so each costs one call across
 // the JS↔wasm boundary instead of one per property: an HTTP exchange (`fetchText`) and a tool
 // call (`callTool`). Neither ever throws or rejects: every outcome comes back as a small array
-// the Rust side reads by position (see src/js/http.rs and src/js/tool.rs).
+// `[tag, ...parts]`, its tag one of `OUTCOME` (src/js/outcome.rs names the same tags and reads
+// the arrays; tests/wasm/outcome.rs checks the two agree).
+
+/** The tags of the outcome arrays, by name. */
+export const OUTCOME = Object.freeze({
+  VALUE: 0,
+  THREW: 1,
+  RESPONSE: 2,
+  BODY_FAILED: 3,
+  NOT_A_RESPONSE: 4,
+  DONE: 5,
+  NO_READER: 6,
+  NOT_A_STEP: 7,
+  TOOL_RESULT: 8,
+})
+const { VALUE, THREW, RESPONSE, BODY_FAILED, NOT_A_RESPONSE, DONE, NO_READER, NOT_A_STEP, TOOL_RESULT } = OUTCOME
 
 const isThenable = (value) => {
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return false
@@ -16,9 +31,9 @@ const isThenable = (value) => {
  * `fetch(url, {method, headers, body?, signal?})`, then the whole body as text.
  * `headers` is a flat `[name, value, name, value, ...]` array. With `splice` (a string the
  * module never held: a long history), the body is `body + splice + after`. Resolves to the
- * text alone for a 200 without `Retry-After`, `[0, status, retryAfter | undefined, text]` on
- * any other response, `[1, thrown]` when `fetch` failed,
- * `[2, thrown]` when reading the body failed, `[3]` when `fetch` gave no `Response`; that
+ * text alone for a 200 without `Retry-After`, `[RESPONSE, status, retryAfter | undefined,
+ * text]` on any other response, `[THREW, thrown]` when `fetch` failed, `[BODY_FAILED, thrown]`
+ * when reading the body failed, `[NOT_A_RESPONSE]` when `fetch` gave no `Response`; that
  * outcome goes to `settle(slot, outcome)` (see src/js/slot.rs), later, never synchronously.
  * `headers` is the client's own array, reused: it is only read.
  */
@@ -27,7 +42,7 @@ export function fetchText(fetch, url, method, headers, body, splice, after, sign
   // failure of the exchange, like any other: the slot is always settled.
   exchange(fetch, url, method, headers, body, splice, after, signal).then(
     (outcome) => settle(slot, outcome),
-    (thrown) => settle(slot, [1, thrown]),
+    (thrown) => settle(slot, [THREW, thrown]),
   )
 }
 
@@ -40,11 +55,11 @@ function exchange(fetch, url, method, headers, body, splice, after, signal) {
   try {
     started = fetch(url, init)
   } catch (thrown) {
-    return Promise.resolve([1, thrown])
+    return Promise.resolve([THREW, thrown])
   }
   return Promise.resolve(started).then(
     (response) => {
-      if (response === null || typeof response !== "object" || typeof response.text !== "function") return [3]
+      if (response === null || typeof response !== "object" || typeof response.text !== "function") return [NOT_A_RESPONSE]
       let retryAfter
       try {
         retryAfter = response.headers?.get?.("retry-after") ?? undefined
@@ -56,31 +71,32 @@ function exchange(fetch, url, method, headers, body, splice, after, signal) {
       try {
         reading = response.text()
       } catch (thrown) {
-        return [2, thrown]
+        return [BODY_FAILED, thrown]
       }
       const after = typeof retryAfter === "string" ? retryAfter : undefined
       return Promise.resolve(reading).then(
-        (text) => (status === 200 && after === undefined ? String(text ?? "") : [0, status, after, String(text ?? "")]),
-        (thrown) => [2, thrown],
+        (text) => (status === 200 && after === undefined ? String(text ?? "") : [RESPONSE, status, after, String(text ?? "")]),
+        (thrown) => [BODY_FAILED, thrown],
       )
     },
-    (thrown) => [1, thrown],
+    (thrown) => [THREW, thrown],
   )
 }
 
 /**
  * The next chunk of a response body: `reader.read()`, its outcome given to
- * `settle(slot, outcome)` later, never synchronously: `[0, value]` for a chunk, `[2]` once the
- * stream is done, `[1, thrown]` when `read` threw, rejected, or its result could not be read (a
- * throwing getter), `[3]` when the reader has no `read`, `[4]` when `read` gave no object (a
+ * `settle(slot, outcome)` later, never synchronously: `[VALUE, value]` for a chunk, `[DONE]` once
+ * the stream is done, `[THREW, thrown]` when `read` threw, rejected, or its result could not be
+ * read (a throwing getter), `[NO_READER]` when the reader has no `read`, `[NOT_A_STEP]` when
+ * `read` gave no object (a
  * reader that would otherwise be read forever). One shared callback instead of a Promise's two closures per chunk.
  */
 export function readChunk(reader, settle, slot) {
-  const failed = (thrown) => settle(slot, [1, thrown])
+  const failed = (thrown) => settle(slot, [THREW, thrown])
   let reading
   try {
     if (typeof reader.read !== "function") {
-      Promise.resolve().then(() => settle(slot, [3]))
+      Promise.resolve().then(() => settle(slot, [NO_READER]))
       return
     }
     reading = reader.read()
@@ -91,10 +107,10 @@ export function readChunk(reader, settle, slot) {
   Promise.resolve(reading).then((step) => {
     let outcome
     try {
-      if (step === null || typeof step !== "object") outcome = [4]
-      else outcome = step.done === true ? [2] : [0, step.value]
+      if (step === null || typeof step !== "object") outcome = [NOT_A_STEP]
+      else outcome = step.done === true ? [DONE] : [VALUE, step.value]
     } catch (thrown) {
-      outcome = [1, thrown]
+      outcome = [THREW, thrown]
     }
     settle(slot, outcome)
   }, failed)
@@ -183,8 +199,8 @@ const lazyContext = () => Object.defineProperty({}, "signal", LAZY_SIGNAL)
 
 /**
  * A settled tool value: a string as it is; a plain ToolResult `{output: string, isError?:
- * boolean}` without metadata as `[2, output, isError]` (read without a crossing per field);
- * anything else as `[0, value]`, for the Rust side to decode.
+ * boolean}` without metadata as `[TOOL_RESULT, output, isError]` (read without a crossing per
+ * field); anything else as `[VALUE, value]`, for the Rust side to decode.
  */
 const settled = (value) => {
   if (typeof value === "string") return value
@@ -192,19 +208,19 @@ const settled = (value) => {
     try {
       const { output, isError, metadata } = value
       if (typeof output === "string" && (isError === undefined || typeof isError === "boolean") && metadata == null) {
-        return [2, output, isError === true]
+        return [TOOL_RESULT, output, isError === true]
       }
     } catch {
       // A throwing getter: the Rust side decodes the value and reports it.
     }
   }
-  return [0, value]
+  return [VALUE, value]
 }
-const failed = (thrown) => [1, thrown]
+const failed = (thrown) => [THREW, thrown]
 
 /**
  * Calls a tool function `func.call(self, JSON.parse(args), ctx)`. A string result comes back
- * as it is, any other value as `[0, value]`, a throw as `[1, thrown]`; for a thenable result
+ * as it is, any other value as `[VALUE, value]`, a throw as `[THREW, thrown]`; for a thenable result
  * `undefined` comes back and `settle(slot, outcome)` gets the same shapes when it settles. `signal` is the `AbortSignal` for `ctx.signal`, `true` for one
  * made on first read (a run nothing can abort), or `undefined` for none. `answer` is the JSON
  * text of `ctx.answer` when there is one.
@@ -219,18 +235,18 @@ export function callTool(func, self, args, signal, timeout, answer, settle, slot
   try {
     out = func.call(self, JSON.parse(args), ctx)
   } catch (thrown) {
-    return [1, thrown]
+    return [THREW, thrown]
   }
   if (!isThenable(out)) return settled(out)
   let pending
   try {
     pending = Promise.resolve(out)
   } catch (thrown) {
-    return [1, thrown]
+    return [THREW, thrown]
   }
   pending.then(settled, failed).then(
     (outcome) => settle(slot, outcome),
-    (thrown) => settle(slot, [1, thrown]),
+    (thrown) => settle(slot, [THREW, thrown]),
   )
   return undefined
 }

@@ -2,6 +2,7 @@
 //! and any object shaped like a reference `Tool` (`execute(args, ctx)`). Both become one core
 //! [`Tool`]; the exported `Tool` class gives any core tool a JS face.
 
+use super::outcome::{Outcome, Tag};
 use super::slot::{settler, Slot};
 use crate::core::json::value::Value;
 use js_sys::Function;
@@ -91,21 +92,21 @@ extern "C" {
     ) -> JsValue;
 }
 
-/// Reads what `callTool` gave back: a string (the output), `[2, output, isError]` (a plain
-/// ToolResult), `[0, value]` (anything else) or `[1, thrown]`, as the tool's result.
+/// Reads what `callTool` gave back: a string (the output), `[TOOL_RESULT, output, isError]` (a
+/// plain ToolResult), `[VALUE, value]` (anything else) or `[THREW, thrown]`, as the tool's result.
 fn shim_result(name: &str, outcome: JsValue) -> ToolResult {
     if let Some(output) = outcome.as_string() {
         return ToolResult::ok(output);
     }
-    let part = |i: u32| js_sys::Reflect::get_u32(&outcome, i).unwrap_or(JsValue::UNDEFINED);
-    match part(0).as_f64().map(|kind| kind as u8) {
-        Some(2) => ToolResult {
-            output: part(1).as_string().unwrap_or_default(),
-            is_error: part(2).is_truthy(),
+    let outcome = Outcome(outcome);
+    match outcome.tag() {
+        Some(Tag::ToolResult) => ToolResult {
+            output: outcome.part(1).as_string().unwrap_or_default(),
+            is_error: outcome.part(2).is_truthy(),
             metadata: None,
         },
-        Some(0) => decode_outcome(name, Ok(part(1))),
-        _ => decode_outcome(name, Err(part(1))),
+        Some(Tag::Value) => decode_outcome(name, Ok(outcome.part(1))),
+        _ => decode_outcome(name, Err(outcome.part(1))),
     }
 }
 
