@@ -7,6 +7,7 @@
 use toolnexus::core::mcp::config::{
     expand_env, parse_config, Endpoint, ServerEntry, DEFAULT_TIMEOUT_MS, RESERVED_KEYS,
 };
+use toolnexus::core::mcp::config_json::McpServerConfig;
 use toolnexus::{core::json::value::Value, json};
 
 fn names(entries: &[ServerEntry]) -> Vec<&str> {
@@ -286,4 +287,23 @@ fn the_shared_conformance_config_parses() {
         entries[1].config.clone().unwrap().endpoint,
         Endpoint::Remote { .. }
     ));
+}
+
+#[test]
+fn the_normalized_entries_read_back_as_the_record_they_were_written_from() {
+    let entries = parse_config(&json!({"mcpServers": {
+        "docs": {"url": "https://x/mcp", "headers": {"A": "${T}"}, "tools": {"search": true}},
+        "fs": {"command": ["srv", "-v"], "env": {"K": "v"}, "cwd": "/w", "timeout": 5},
+        "plain": {"command": "srv"},
+    }}))
+    .unwrap();
+    for entry in &entries {
+        let written = entry.to_json();
+        let record = McpServerConfig::from_json(written.clone()).unwrap();
+        assert_eq!(record.to_json_text(), written.to_string(), "{}", entry.name);
+    }
+    assert_eq!(
+        McpServerConfig::from_json(json!({"type": "stdio"})).unwrap_err(),
+        "unknown variant `stdio`, expected `remote` or `local`"
+    );
 }

@@ -24,6 +24,8 @@ pub fn typescript(full: bool) -> String {
     if full {
         #[cfg(feature = "full")]
         add(crate::core::skills::SkillDef::write_typescript);
+        #[cfg(feature = "full")]
+        add(crate::core::mcp::config_json::McpServerConfig::write_typescript);
     } else {
         add(crate::core::types::ToolResult::write_typescript);
         add(crate::core::types::Request::write_typescript);

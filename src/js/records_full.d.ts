@@ -13,3 +13,11 @@ export interface SkillDef {
   /** The logical base; `skill://<name>/` when absent or empty. */
   base?: string
 }
+
+/**
+ * One server as `parseMcpConfig` returns it: `type` filled in, `command` as one array, the
+ * default timeout applied; header values stay unexpanded.
+ */
+export type McpServerConfig =
+  | { type: "remote"; url: string; headers?: Record<string, string>; enabled: boolean; timeout: number; tools?: Record<string, boolean> }
+  | { type: "local"; command: string[]; environment?: Record<string, string>; cwd?: string; enabled: boolean; timeout: number; tools?: Record<string, boolean> }

@@ -50,11 +50,6 @@ export interface McpConfigInput {
   [key: string]: unknown
 }
 
-/** One server as {@link parseMcpConfig} returns it. */
-export type McpServerConfig =
-  | { type: "remote"; url: string; headers?: Record<string, string>; enabled: boolean; timeout: number; tools?: Record<string, boolean> }
-  | { type: "local"; command: string[]; environment?: Record<string, string>; cwd?: string; enabled: boolean; timeout: number; tools?: Record<string, boolean> }
-
 /** One listed tool under its own (unprefixed) name. */
 export interface McpToolInfo {
   name: string

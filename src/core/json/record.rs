@@ -686,7 +686,12 @@ macro_rules! tagged {
         }
 
         impl $name {
-            /// The event's JSON text.
+            /// Reads the union from a JSON value, with serde's error texts.
+            pub fn from_json(value: $crate::core::json::value::Value) -> Result<Self, String> {
+                <$name as $crate::core::json::record::Record>::from_json(value)
+            }
+
+            /// Its JSON text.
             pub fn to_json_text(&self) -> String {
                 <$name as $crate::core::json::record::Record>::to_json_text(self)
             }

@@ -1,13 +1,49 @@
-//! The normalized JSON form of a server entry, as `parseMcpConfig` returns it.
+//! The normalized form of a server entry, as `parseMcpConfig` returns it: the record
+//! [`McpServerConfig`], declared once (its JSON and TypeScript come from the declaration).
 
+use crate::core::json::build::AsJson;
 use crate::core::json::value::{Map, Value};
 
 use super::config::{Endpoint, ServerEntry};
 
+crate::tagged! {
+    /// One server as `parseMcpConfig` returns it: `type` filled in, `command` as one array, the
+    /// default timeout applied; header values stay unexpanded.
+    pub enum McpServerConfig as "internally tagged enum McpServerConfig" by "type" {
+        /// A remote server over streamable HTTP.
+        Remote = "remote" {
+            /// The MCP endpoint.
+            url: String = "url",
+            /// Extra request headers (`${VAR}` unexpanded).
+            headers: Option<Map<String, Value>> = "headers" as "Record<string, string>",
+            /// `false` when the entry is turned off.
+            enabled: bool = "enabled",
+            /// Milliseconds for each phase.
+            timeout: f64 = "timeout",
+            /// The per-server tool filter.
+            tools: Option<Map<String, Value>> = "tools" as "Record<string, boolean>",
+        },
+        /// A local server over stdio.
+        Local = "local" {
+            /// The program and its arguments.
+            command: Vec<String> = "command",
+            /// Variables added to the inherited environment.
+            environment: Option<Map<String, Value>> = "environment" as "Record<string, string>",
+            /// The working directory.
+            cwd: Option<String> = "cwd",
+            /// `false` when the entry is turned off.
+            enabled: bool = "enabled",
+            /// Milliseconds for each phase.
+            timeout: f64 = "timeout",
+            /// The per-server tool filter.
+            tools: Option<Map<String, Value>> = "tools" as "Record<string, boolean>",
+        },
+    }
+}
+
 impl ServerEntry {
-    /// The entry as normalized JSON: `type` filled in, `command` as one array, the default
-    /// timeout applied; header values stay unexpanded. An unusable entry is `{type:"invalid",
-    /// error}`.
+    /// The entry as normalized JSON ([`McpServerConfig`]). An unusable entry is
+    /// `{type: "invalid", enabled, error}`.
     ///
     /// ```
     /// # use toolnexus::core::mcp::config::parse_config;
@@ -15,61 +51,52 @@ impl ServerEntry {
     /// assert_eq!(servers[0].to_json()["command"], toolnexus::json!(["srv", "-v"]));
     /// ```
     pub fn to_json(&self) -> Value {
-        let mut out = Map::new();
         let config = match &self.config {
             Ok(config) => config,
             Err(error) => {
-                out.insert("type".into(), "invalid".into());
-                out.insert("enabled".into(), Value::Bool(self.enabled));
-                out.insert("error".into(), Value::String(error.clone()));
-                return Value::Object(out);
+                return crate::json_value!({"type": "invalid", "enabled": self.enabled, "error": error});
             }
         };
-        match &config.endpoint {
-            Endpoint::Remote { url, headers } => {
-                out.insert("type".into(), "remote".into());
-                out.insert("url".into(), Value::String(url.clone()));
-                if !headers.is_empty() {
-                    out.insert("headers".into(), pairs(headers));
-                }
-            }
+        let (enabled, timeout) = (self.enabled, config.timeout_ms);
+        let tools = (!config.tools.is_empty()).then(|| {
+            let flags = config
+                .tools
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::Bool(*v)));
+            flags.collect()
+        });
+        let normalized = match &config.endpoint {
+            Endpoint::Remote { url, headers } => McpServerConfig::Remote {
+                url: url.clone(),
+                headers: pairs(headers),
+                enabled,
+                timeout,
+                tools,
+            },
             Endpoint::Local {
                 command,
                 args,
                 env,
                 cwd,
-            } => {
-                let mut parts = vec![Value::String(command.clone())];
-                parts.extend(args.iter().cloned().map(Value::String));
-                out.insert("type".into(), "local".into());
-                out.insert("command".into(), Value::Array(parts));
-                if !env.is_empty() {
-                    out.insert("environment".into(), pairs(env));
-                }
-                if let Some(cwd) = cwd {
-                    out.insert("cwd".into(), Value::String(cwd.clone()));
-                }
-            }
-        }
-        out.insert("enabled".into(), Value::Bool(self.enabled));
-        out.insert("timeout".into(), crate::json_value!(config.timeout_ms));
-        if !config.tools.is_empty() {
-            let tools = config
-                .tools
-                .iter()
-                .map(|(k, v)| (k.clone(), Value::Bool(*v)))
-                .collect();
-            out.insert("tools".into(), Value::Object(tools));
-        }
-        Value::Object(out)
+            } => McpServerConfig::Local {
+                command: std::iter::once(command).chain(args).cloned().collect(),
+                environment: pairs(env),
+                cwd: cwd.clone(),
+                enabled,
+                timeout,
+                tools,
+            },
+        };
+        normalized.as_json()
     }
 }
 
-fn pairs(items: &[(String, String)]) -> Value {
-    Value::Object(
-        items
+/// Name-value pairs as an object of strings; `None` for none.
+fn pairs(items: &[(String, String)]) -> Option<Map<String, Value>> {
+    (!items.is_empty()).then(|| {
+        let strings = items
             .iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-            .collect(),
-    )
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())));
+        strings.collect()
+    })
 }

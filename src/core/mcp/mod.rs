@@ -9,7 +9,7 @@
 //! ```
 
 pub mod config;
-mod config_json;
+pub mod config_json;
 pub mod content;
 pub mod elicit;
 pub mod http;
