@@ -4,7 +4,7 @@
 //! the call was cancelled). `httpTool` and the `webfetch` built-in send through it, so a timed
 //! out request does not stay open on the server.
 
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -45,7 +45,7 @@ fn new_controller() -> Option<JsValue> {
     let ctor = get(&js_sys::global(), "AbortController")
         .dyn_into::<Function>()
         .ok()?;
-    Reflect::construct(&ctor, &Array::new()).ok()
+    super::convert::construct(&ctor, &[]).ok()
 }
 
 /// `AbortSignal.any([a, b])`, or `a` alone where the runtime lacks it.

@@ -173,7 +173,7 @@ impl RegexEngine for JsRegExp {
         if compiled.is_instance_of::<js_sys::RegExp>() {
             Ok(Box::new(CompiledRegExp(compiled)))
         } else {
-            let thrown = js_sys::Reflect::get_u32(&compiled, 1).unwrap_or(JsValue::UNDEFINED);
+            let thrown = super::convert::item(&compiled, 1);
             Err(error_text(&thrown))
         }
     }

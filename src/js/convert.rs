@@ -62,6 +62,26 @@ pub fn get(object: &JsValue, key: &str) -> JsValue {
     Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// Sets `object[key] = value`, ignoring a frozen object.
+pub fn set(object: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(object, &JsValue::from_str(key), value);
+}
+
+/// `array[i]`; a missing item, a throwing getter or a non-object gives `undefined`.
+pub fn item(array: &JsValue, i: u32) -> JsValue {
+    Reflect::get_u32(array, i).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `new constructor(...args)`, or what it threw.
+pub fn construct(constructor: &js_sys::Function, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    Reflect::construct(constructor, &args.iter().collect())
+}
+
+/// `f.apply(this, args)`, or what it threw.
+pub fn apply(f: &js_sys::Function, this: &JsValue, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    Reflect::apply(f, this, &args.iter().collect())
+}
+
 /// Whether `object` has `key` as an own or inherited property.
 pub fn has(object: &JsValue, key: &str) -> bool {
     object.is_object() && Reflect::has(object, &JsValue::from_str(key)).unwrap_or(false)

@@ -105,8 +105,8 @@ impl Exec for NodeExec {
                     let pair: js_sys::Array = [err, stdout].iter().collect();
                     let _ = resolve.call1(&JsValue::UNDEFINED, &pair);
                 });
-                let args: js_sys::Array = [script.clone(), options.clone(), done].iter().collect();
-                if let Err(e) = js_sys::Reflect::apply(&exec, &module, &args) {
+                let args = [script.clone(), options.clone(), done];
+                if let Err(e) = super::convert::apply(&exec, &module, &args) {
                     call_error = Some(error_text(&e));
                 }
             });

@@ -3,7 +3,7 @@
 //! already absolute and normalized (POSIX-style); errors come back typed by their `code`
 //! (`ENOENT`, `EISDIR`, `ENOTDIR`) or, in Deno, their `name` (`NotFound`, …).
 
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Function, Object};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get};
@@ -82,8 +82,7 @@ async fn call(object: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValu
     let f = get(object, method)
         .dyn_into::<Function>()
         .map_err(|_| JsValue::from_str(&format!("the filesystem has no {method}() function")))?;
-    let list: Array = args.iter().collect();
-    settle(Reflect::apply(&f, object, &list)?).await
+    settle(super::convert::apply(&f, object, args)?).await
 }
 
 /// A thrown filesystem error as an [`FsError`] about `path`.

@@ -3,7 +3,7 @@
 //! ids. Every timer and listener is removed when its future is dropped, so nothing keeps a
 //! Node process alive.
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Promise};
 use std::any::Any;
 use std::cell::RefCell;
 use std::future::Future;
@@ -13,6 +13,7 @@ use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+pub use super::convert::set;
 use super::convert::{error_text, get, js_error};
 use crate::core::host::{Cancel, Clock, LocalBoxFuture};
 
@@ -226,11 +227,6 @@ pub fn signal_of(value: &JsValue) -> Result<Option<Rc<JsSignal>>, String> {
     JsSignal::from_js(value)
         .map(|s| Some(Rc::new(s)))
         .ok_or_else(|| "ctx.signal must be an AbortSignal".to_owned())
-}
-
-/// Sets `object[key] = value`, ignoring a frozen object.
-pub fn set(object: &JsValue, key: &str, value: &JsValue) {
-    let _ = Reflect::set(object, &JsValue::from_str(key), value);
 }
 
 thread_local! {

@@ -383,8 +383,8 @@ fn all_headers(headers: &JsValue) -> Vec<(String, String)> {
     entries
         .flatten()
         .filter_map(|pair| {
-            let name = js_sys::Reflect::get_u32(&pair, 0).ok()?.as_string()?;
-            let value = js_sys::Reflect::get_u32(&pair, 1).ok()?.as_string()?;
+            let name = super::convert::item(&pair, 0).as_string()?;
+            let value = super::convert::item(&pair, 1).as_string()?;
             Some((name.to_ascii_lowercase(), value))
         })
         .collect()

@@ -1,7 +1,7 @@
 //! The core's [`Process`] over Deno's `Deno.Command`: stdout and stderr are pumped in the
 //! background into the same line queue the Node launcher uses.
 
-use js_sys::{Array, Function, Object, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -71,9 +71,9 @@ impl Process for DenoProcess {
         let constructor = get(&self.deno, "Command")
             .dyn_into::<Function>()
             .map_err(|_| "Deno.Command is not available".to_owned())?;
-        let construct_args: Array = [JsValue::from_str(&spec.command), options].iter().collect();
         let command =
-            Reflect::construct(&constructor, &construct_args).map_err(|e| error_text(&e))?;
+            super::convert::construct(&constructor, &[JsValue::from_str(&spec.command), options])
+                .map_err(|e| error_text(&e))?;
         let child = call(&command, "spawn", &[])?;
         let writer = call(&get(&child, "stdin"), "getWriter", &[])?;
         let lines: Shared = Rc::default();

@@ -2,7 +2,7 @@
 //! local MCP servers. Output arrives as events into one line queue, so reading a line is safe
 //! to abandon.
 
-use js_sys::{Array, Function, Object, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Uint8Array};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
@@ -112,8 +112,7 @@ pub(super) fn call(object: &JsValue, method: &str, args: &[JsValue]) -> Result<J
     let f = get(object, method)
         .dyn_into::<Function>()
         .map_err(|_| format!("{method} is not a function"))?;
-    let args: Array = args.iter().collect();
-    Reflect::apply(&f, object, &args).map_err(|e| error_text(&e))
+    super::convert::apply(&f, object, args).map_err(|e| error_text(&e))
 }
 
 /// Listens to `event` on `target` for as long as the target lives (the listener is owned by

@@ -3,7 +3,7 @@
 //! (`tests/wasm/outcome.rs` checks the two agree). Reading one goes through [`Outcome`], the
 //! one place that takes such an array apart.
 
-use js_sys::Reflect;
+use super::convert::item;
 use wasm_bindgen::prelude::*;
 
 /// What an outcome array says happened; `OUTCOME` in `shim.js` gives the same numbers.
@@ -55,7 +55,7 @@ pub struct Outcome(pub JsValue);
 impl Outcome {
     /// The tag, or `None` when the value is no outcome array (a plain string outcome).
     pub fn tag(&self) -> Option<Tag> {
-        let number = Reflect::get_u32(&self.0, 0).ok()?.as_f64()?;
+        let number = item(&self.0, 0).as_f64()?;
         Tag::ALL
             .iter()
             .find(|(tag, _)| f64::from(*tag as u8) == number)
@@ -64,7 +64,7 @@ impl Outcome {
 
     /// Part `i` of the array (`undefined` when it has none).
     pub fn part(&self, i: u32) -> JsValue {
-        Reflect::get_u32(&self.0, i).unwrap_or(JsValue::UNDEFINED)
+        item(&self.0, i)
     }
 }
 

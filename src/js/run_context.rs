@@ -78,7 +78,7 @@ impl RunContext {
                 on_text: None,
             });
         }
-        let field = |i: u32| js_sys::Reflect::get_u32(&fields, i).unwrap_or(JsValue::UNDEFINED);
+        let field = |i: u32| super::convert::item(&fields, i);
         let toolkit = core_toolkit_by_id(&field(0)).ok_or_else(no_toolkit)?;
         let caller = signal_of(&field(1)).map_err(|m| invalid(format!("{what}: {m}")))?;
         let raw_history = field(2);

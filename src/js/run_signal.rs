@@ -2,7 +2,7 @@
 //! (its deadline passed, or a stream's consumer stopped), which aborts the in-flight `fetch`
 //! and reaches every tool as `ctx.signal`.
 
-use js_sys::{Function, Reflect};
+use js_sys::Function;
 use std::any::Any;
 use wasm_bindgen::prelude::*;
 
@@ -24,7 +24,7 @@ impl RunSignal {
         let constructor = get(&js_sys::global(), "AbortController")
             .dyn_into::<Function>()
             .ok()?;
-        let controller = Reflect::construct(&constructor, &js_sys::Array::new()).ok()?;
+        let controller = super::convert::construct(&constructor, &[]).ok()?;
         let inner = JsSignal::from_js(&get(&controller, "signal"))?;
         let mut run = RunSignal {
             controller,

@@ -33,7 +33,7 @@ pub fn default_store(what: &str) -> Result<JsValue, JsValue> {
             &format!("{what}: no store option, and no default store: load the package through its entry (import \"toolnexus-wasm\")"),
         )
     })?;
-    js_sys::Reflect::construct(&class, &js_sys::Array::new()).map_err(|e| {
+    super::convert::construct(&class, &[]).map_err(|e| {
         js_error(
             "invalid_options",
             &format!(
