@@ -1,7 +1,7 @@
 //! The core's [`Exec`] over JavaScript: the host's `exec(command, {workdir, timeout})`
 //! function, or Node's `child_process` when the host opts in with `exec: "node"`.
 
-use js_sys::{Function, Object, Promise};
+use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get};
@@ -100,7 +100,7 @@ impl Exec for NodeExec {
                 .dyn_into::<Function>()
                 .map_err(|_| "child_process.exec is missing".to_owned())?;
             let mut call_error = None;
-            let promise = Promise::new(&mut |resolve, _reject| {
+            let promise = super::promise::made(|resolve, _reject| {
                 let done = Closure::once_into_js(move |err: JsValue, stdout: JsValue| {
                     let pair: js_sys::Array = [err, stdout].iter().collect();
                     let _ = resolve.call1(&JsValue::UNDEFINED, &pair);

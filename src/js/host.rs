@@ -3,57 +3,15 @@
 //! ids. Every timer and listener is removed when its future is dropped, so nothing keeps a
 //! Node process alive.
 
-use js_sys::{Function, Promise};
+use js_sys::Function;
 use std::any::Any;
-use std::cell::RefCell;
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 pub use super::convert::set;
 use super::convert::{error_text, get, js_error};
+use super::promise::{resolver, Guarded};
 use crate::core::host::{Cancel, Clock, LocalBoxFuture};
-
-/// A JS promise plus the clean-up to run if it is dropped before it settles.
-struct Guarded {
-    future: JsFuture,
-    cleanup: Option<Box<dyn FnOnce()>>,
-}
-
-impl Future for Guarded {
-    type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        match Pin::new(&mut self.future).poll(cx) {
-            Poll::Ready(_) => {
-                self.cleanup = None;
-                Poll::Ready(())
-            }
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
-
-impl Drop for Guarded {
-    fn drop(&mut self) {
-        if let Some(cleanup) = self.cleanup.take() {
-            cleanup();
-        }
-    }
-}
-
-/// Builds a promise and keeps its `resolve` function for the caller.
-fn promise_with_resolver() -> (Promise, Option<Function>) {
-    let slot: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
-    let inner = slot.clone();
-    let promise = Promise::new(&mut |resolve, _reject| {
-        *inner.borrow_mut() = Some(resolve);
-    });
-    let resolve = slot.borrow_mut().take();
-    (promise, resolve)
-}
 
 fn global_fn(name: &str) -> Option<Function> {
     get(&js_sys::global(), name).dyn_into::<Function>().ok()
@@ -81,7 +39,7 @@ impl Clock for JsClock {
     }
 
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
-        let (promise, resolve) = promise_with_resolver();
+        let (promise, resolve) = resolver();
         let (Some(resolve), Some(set_timeout)) = (resolve, global_fn("setTimeout")) else {
             return Box::pin(std::future::pending());
         };
@@ -99,7 +57,7 @@ impl Clock for JsClock {
             let _ = settle.call0(&JsValue::UNDEFINED);
         });
         Box::pin(Guarded {
-            future: JsFuture::from(promise),
+            promise: promise.into(),
             cleanup: Some(cleanup),
         })
     }
@@ -158,7 +116,7 @@ impl Cancel for JsSignal {
         if self.is_aborted() {
             return Box::pin(async {});
         }
-        let (promise, resolve) = promise_with_resolver();
+        let (promise, resolve) = resolver();
         let Some(resolve) = resolve else {
             return Box::pin(std::future::pending());
         };
@@ -175,7 +133,7 @@ impl Cancel for JsSignal {
             let _ = resolve.call0(&JsValue::UNDEFINED);
         });
         Box::pin(Guarded {
-            future: JsFuture::from(promise),
+            promise: promise.into(),
             cleanup: Some(cleanup),
         })
     }

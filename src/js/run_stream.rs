@@ -9,6 +9,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::record_to_js;
+use super::promise::{made, wait};
 use crate::core::client::telemetry::{RunEvents, StreamEvent};
 use crate::core::host::Signal;
 
@@ -107,9 +108,9 @@ impl RunEvents for StreamSink {
             return Box::pin(async {});
         }
         let queue = self.0.clone();
-        let promise = Promise::new(&mut |resolve, _| queue.borrow_mut().drained.push(resolve));
+        let promise = made(|resolve, _| queue.borrow_mut().drained.push(resolve));
         Box::pin(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+            let _ = wait(promise).await;
         })
     }
 }
@@ -155,7 +156,7 @@ impl RunStream {
         }
         drop(queue);
         let sink = self.sink.clone();
-        Promise::new(&mut |resolve, reject| {
+        made(|resolve, reject| {
             sink.0.borrow_mut().waiting = Some((resolve, reject));
         })
     }
