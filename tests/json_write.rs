@@ -1,6 +1,6 @@
-//! The JSON text the wasm module writes by hand (`core::json_write`, `core::json::text`'s
+//! The JSON text the wasm module writes by hand (the `record!` writers, `core::json::text`'s
 //! numbers) and the values `json_value!` builds are exactly serde_json's, for any content:
-//! the derives they replace in the module are kept off wasm32 to be compared with here.
+//! `record!` also derives serde's `Serialize` off wasm32, to be compared with here.
 #![allow(clippy::unwrap_used)]
 
 use crate::json_style;

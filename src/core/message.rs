@@ -245,7 +245,7 @@ impl<I: crate::core::json::value::Index> std::ops::Index<I> for Message {
 }
 
 // Only off wasm32 (tests, native callers): the wasm module writes JSON text by hand
-// (`core::json::text`, `core::json_write`) and never links serde's serializer.
+// (`core::json::text`, the `record!` writers) and never links serde's serializer.
 #[cfg(not(target_arch = "wasm32"))]
 impl Serialize for Message {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

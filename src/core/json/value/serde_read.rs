@@ -1,5 +1,5 @@
 //! serde's `Deserialize` for [`Value`]: what the derived readers of the crate's types (off the
-//! wasm module's paths, which read with [`json_read`](crate::core::json_read)) need of it.
+//! wasm module's paths, which read with the [`record!`](crate::record) readers) need of it.
 
 use super::{Map, Number, Value};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
