@@ -17,73 +17,11 @@ use std::fmt::Write;
 /// assert_eq!(number(f64::NEG_INFINITY), "-Infinity");
 /// ```
 pub fn number(n: f64) -> String {
-    if n.is_nan() {
-        return "NaN".into();
-    }
-    if n.is_infinite() {
-        return if n > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if n == 0.0 {
-        return "0".into();
-    }
     // Whole numbers below 2^53 are their integer digits (the common case: counts, milliseconds).
     if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
         return (n as i64).to_string();
     }
-    let mut buffer = zmij::Buffer::new();
-    let (digits, point) = significant_digits(buffer.format_finite(n.abs()));
-    // Written piece by piece: `format!` per layout cost the wasm module ~0.8 KB here.
-    let mut out = String::with_capacity(digits.len() + 8);
-    if n < 0.0 {
-        out.push('-');
-    }
-    let zeros = |out: &mut String, count: i64| out.extend((0..count).map(|_| '0'));
-    // ASCII digits: any index is a character boundary.
-    let split = |at: i64| {
-        (
-            digits.get(..at as usize).unwrap_or(""),
-            digits.get(at as usize..).unwrap_or(""),
-        )
-    };
-    let k = digits.len() as i64;
-    if k <= point && point <= 21 {
-        out.push_str(&digits);
-        zeros(&mut out, point - k);
-    } else if 0 < point && point <= 21 {
-        let (int, frac) = split(point);
-        out.push_str(int);
-        out.push('.');
-        out.push_str(frac);
-    } else if -6 < point && point <= 0 {
-        out.push_str("0.");
-        zeros(&mut out, -point);
-        out.push_str(&digits);
-    } else {
-        let (first, rest) = split(1);
-        out.push_str(first);
-        if !rest.is_empty() {
-            out.push('.');
-            out.push_str(rest);
-        }
-        let e = point - 1;
-        out.push_str(if e < 0 { "e-" } else { "e+" });
-        out.push_str(&e.unsigned_abs().to_string());
-    }
-    out
-}
-
-/// The significant digits of a positive number's shortest round-trip text (`"1.5e-7"`,
-/// `"123.0"`), and where the decimal point goes: the number is `0.<digits> × 10^point`.
-fn significant_digits(text: &str) -> (String, i64) {
-    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
-        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i64>().unwrap_or(0)),
-        None => (text, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all: String = int.chars().chain(frac.chars()).collect();
-    let significant = all.trim_start_matches('0');
-    let point = int.len() as i64 + exponent - (all.len() - significant.len()) as i64;
-    (significant.trim_end_matches('0').to_owned(), point)
+    ryu_js::Buffer::new().format(n).to_owned()
 }
 
 /// `String(n)` for a JSON number: integers as they are (up to 2^53), others as [`number`].

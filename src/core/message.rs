@@ -5,9 +5,8 @@
 //! the common run never builds a `Value` for its transcript.
 
 use crate::core::json::value::Value;
-use serde::{Deserialize, Deserializer};
 #[cfg(not(target_arch = "wasm32"))]
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::cell::OnceCell;
 use std::fmt;
 use std::rc::Rc;
@@ -253,6 +252,7 @@ impl Serialize for Message {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl<'de> Deserialize<'de> for Message {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Message, D::Error> {
         Value::deserialize(deserializer).map(Message::from_value)

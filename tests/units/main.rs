@@ -34,6 +34,8 @@ mod conformance_skills;
 mod hashed;
 #[path = "../input_schema.rs"]
 mod input_schema;
+#[path = "../js_number.rs"]
+mod js_number;
 #[path = "../json_parse.rs"]
 mod json_parse;
 #[path = "../json_read.rs"]

@@ -13,7 +13,6 @@ mod map;
 mod number;
 #[cfg(not(target_arch = "wasm32"))]
 mod serde_json_bridge;
-mod serde_read;
 
 pub use map::{Iter, IterMut, Map};
 pub use number::Number;

@@ -1,42 +1,32 @@
-//! Off the wasm module: [`Value`] written by serde (for the `Serialize` the crate's types
-//! derive there), and converted to and compared with serde_json's values, so host code and
-//! tests can build values with `toolnexus::json!`.
+//! Off the wasm module: [`Value`] read and written by serde (for the `Serialize` and
+//! `Deserialize` the crate's types derive there), and converted to and compared with
+//! serde_json's values, so host code and tests can build values with `toolnexus::json!`.
 
 use super::{Map, Number, Value};
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+// serde's traits go through serde_json's values: these impls serve tests and host callers only.
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::Null => serializer.serialize_unit(),
-            Value::Bool(b) => serializer.serialize_bool(*b),
-            Value::Number(n) => n.serialize(serializer),
-            Value::String(s) => serializer.serialize_str(s),
-            Value::Array(items) => serializer.collect_seq(items),
-            Value::Object(map) => map.serialize(serializer),
-        }
+        serde_json::Value::from(self.clone()).serialize(serializer)
     }
 }
 
 impl Serialize for Map {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_map(Some(self.len()))?;
-        for (key, value) in self {
-            out.serialize_entry(key, value)?;
-        }
-        out.end()
+        serde_json::Map::from(self.clone()).serialize(serializer)
     }
 }
 
-impl Serialize for Number {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if let Some(u) = self.as_u64() {
-            serializer.serialize_u64(u)
-        } else if let Some(i) = self.as_i64() {
-            serializer.serialize_i64(i)
-        } else {
-            serializer.serialize_f64(self.as_f64().unwrap_or(f64::NAN))
-        }
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(Value::from)
+    }
+}
+
+impl<'de> Deserialize<'de> for Map {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Map, D::Error> {
+        serde_json::Map::deserialize(deserializer).map(Map::from)
     }
 }
 
