@@ -1,17 +1,18 @@
 // Deno: the build compiled for speed, as Node gets it (a Deno program reads the package from
 // disk, so the larger module costs no download): node-esm/'s web glue, instantiated from
 // node/toolnexus_bg.wasm by its file: URL with top-level await. No init() call is needed.
-import init, { Toolkit, Client, __setDefaultStore, defineTool, createClient } from "./node-esm/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool, createClient } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
 import { inProcessWith } from "./in-process.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
-installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
+installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
 
 export * from "./node-esm/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"
+export { ToolnexusError, isToolnexusError } from "./errors.js"
 // httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
 export const httpTool = httpToolWith(defineTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.

@@ -1,5 +1,6 @@
 export * from "./web/toolnexus.js"
 export * from "./stores.js"
+export * from "./errors.js"
 import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool, InProcessOptions, Client } from "./web/toolnexus.js"
 
 /**

@@ -1,8 +1,12 @@
 // The idioms wasm-bindgen cannot export: a variadic method and an async iterator. No logic
 // lives here: each forwards to one exported method. It also hands the module the class of
-// every client's default store (InMemoryConversationStore, plain JavaScript in stores.js).
-export function installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore }) {
+// every client's default store (InMemoryConversationStore, plain JavaScript in stores.js) and
+// the class of its errors (ToolnexusError, errors.js).
+import { ToolnexusError } from "./errors.js"
+
+export function installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore }) {
   __setDefaultStore(InMemoryConversationStore)
+  __setErrorClass(ToolnexusError)
   Toolkit.prototype.register = function register(...tools) {
     this.registerAll(tools)
     return this

@@ -8,6 +8,9 @@ require("../register.cjs").installIdioms(toolnexus, stores)
 // The three store classes (stores.cjs also exports helpers browser-stores.js shares).
 const { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } = stores
 Object.assign(toolnexus, { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore })
+// The error class every failure is made of, and its test (errors.cjs).
+const { ToolnexusError, isToolnexusError } = require("../errors.cjs")
+Object.assign(toolnexus, { ToolnexusError, isToolnexusError })
 
 // httpTool is plain JavaScript (http-tool.cjs) over this module's defineTool.
 toolnexus.httpTool = require("../http-tool.cjs").httpToolWith(toolnexus.defineTool)

@@ -2,17 +2,18 @@
 // main Node entry is, instantiated synchronously from disk (node-esm/ is its web glue,
 // node/toolnexus_bg.wasm the module the CommonJS entry loads too).
 import { readFileSync } from "node:fs"
-import { initSync, Toolkit, Client, __setDefaultStore, defineTool, createClient } from "./node-esm/toolnexus.js"
+import { initSync, Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool, createClient } from "./node-esm/toolnexus.js"
 import { installIdioms } from "../register.js"
 import { InMemoryConversationStore } from "../stores.js"
 import { httpToolWith } from "../http-tool.js"
 import { inProcessWith } from "../in-process.js"
 
 initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
-installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
+installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
 
 export * from "./node-esm/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"
+export { ToolnexusError, isToolnexusError } from "../errors.js"
 // httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
 export const httpTool = httpToolWith(defineTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.

@@ -323,14 +323,14 @@ impl crate::core::client::telemetry::MetricSink for JsMetricSink {
     }
 }
 
-/// `ask(prompt, {on_text})`: text deltas to the callback; other events are not its business.
+/// `ask(prompt, {onText})`: text deltas to the callback; other events are not its business.
 pub struct JsTextSink(pub Function);
 
 impl crate::core::client::telemetry::RunEvents for JsTextSink {
     fn emit(&self, event: crate::core::client::telemetry::StreamEvent) {
         if let crate::core::client::telemetry::StreamEvent::Text { delta } = event {
             if let Err(thrown) = self.0.call1(&JsValue::UNDEFINED, &delta.into()) {
-                let message = format!("[toolnexus] on_text threw: {}", error_text(&thrown));
+                let message = format!("[toolnexus] onText threw: {}", error_text(&thrown));
                 web_sys::console::warn_1(&message.into());
             }
         }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::callbacks::{JsStore, JsTextSink};
-use super::convert::{get, js_error, messages_to_js, to_json, type_name};
+use super::convert::{coded_error, get, js_error, messages_to_js, to_json, type_name};
 use super::host::set;
 use super::run_context::{HistoryMode, RunContext};
 use super::run_result::run_result;
@@ -23,11 +23,14 @@ use crate::core::types::Request;
 /// A run's failure as a JS `Error`: `code` says what kind, `name` is `"AbortError"` for an
 /// aborted or timed-out run. The message never holds a key or a header value.
 pub fn run_error(error: &RunError) -> JsValue {
-    let js = js_error(error.code(), &error.to_string());
-    if matches!(error, RunError::Aborted(_)) {
-        set(&js, "name", &"AbortError".into());
+    let options = js_sys::Object::new();
+    if let RunError::Status { status, .. } = error {
+        set(&options, "status", &(*status).into());
     }
-    js
+    if matches!(error, RunError::Aborted(_)) {
+        set(&options, "name", &"AbortError".into());
+    }
+    coded_error(error.code(), &error.to_string(), &options)
 }
 
 type RunFuture = LocalBoxFuture<'static, Result<RunResult, RunError>>;
@@ -177,11 +180,11 @@ impl ClientHandle {
     }
 
     /// `run` with memory: with an `id`, the transcript is loaded from the store first and
-    /// saved after (a failing `save` leaves `saveError` on the result). With `on_text`, the
+    /// saved after (a failing `save` leaves `saveError` on the result). With `onText`, the
     /// model calls stream and each text delta goes to the callback as it arrives.
     ///
     /// ```js
-    /// const r = await client.ask("What is my name?", { toolkit, id: "thread-1", on_text: (t) => out.append(t) })
+    /// const r = await client.ask("What is my name?", { toolkit, id: "thread-1", onText: (t) => out.append(t) })
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn ask(

@@ -148,9 +148,47 @@ pub fn error_text(thrown: &JsValue) -> String {
     }
 }
 
-/// A JS `Error` with a stable `code` property beside its message.
+/// A `ToolnexusError` with a stable `code` beside its message (see [`coded_error`]).
 pub fn js_error(code: &str, message: &str) -> JsValue {
-    let error = js_sys::Error::new(message);
-    let _ = Reflect::set(&error, &"code".into(), &code.into());
-    error.into()
+    coded_error(code, message, &JsValue::UNDEFINED)
+}
+
+thread_local! {
+    /// `ToolnexusError` (src/js/errors.js), once an entry has handed it over.
+    static ERROR_CLASS: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Registers the class every error the module throws is made of (what the package's entries do
+/// with `ToolnexusError` when they load; not for applications).
+///
+/// ```js
+/// import { __setErrorClass } from "./web/toolnexus.js"
+/// import { ToolnexusError } from "./errors.js"
+/// __setErrorClass(ToolnexusError)
+/// ```
+#[wasm_bindgen(js_name = __setErrorClass)]
+pub fn set_error_class(class: js_sys::Function) {
+    ERROR_CLASS.with(|slot| *slot.borrow_mut() = Some(class));
+}
+
+/// `new ToolnexusError(code, message, options)` (`options`: `{status, retryable, name}` or
+/// `undefined`); before an entry registered the class (the bare glue), an `Error` with the
+/// same properties.
+pub fn coded_error(code: &str, message: &str, options: &JsValue) -> JsValue {
+    let class = ERROR_CLASS.with(|slot| slot.borrow().clone());
+    let args = [code.into(), message.into(), options.clone()];
+    if let Some(made) = class.and_then(|class| construct(&class, &args).ok()) {
+        return made;
+    }
+    let error: JsValue = js_sys::Error::new(message).into();
+    set(&error, "code", &code.into());
+    if options.is_object() {
+        for key in ["status", "retryable", "name"] {
+            let value = get(options, key);
+            if !value.is_undefined() {
+                set(&error, key, &value);
+            }
+        }
+    }
+    error
 }

@@ -29,7 +29,10 @@ fn thrown(error: FsError) -> JsValue {
         FsError::NotADirectory(_) => "ENOTDIR",
         FsError::Other(_) => "EIO",
     };
-    js_error(code, &error.to_string())
+    // A plain `Error`, as Node's fs throws: these codes are the filesystem's, not an `ErrorCode`.
+    let thrown: JsValue = js_sys::Error::new(&error.to_string()).into();
+    super::convert::set(&thrown, "code", &code.into());
+    thrown
 }
 
 fn kind_name(kind: EntryKind) -> &'static str {

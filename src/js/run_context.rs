@@ -1,5 +1,5 @@
 //! The second argument of `run` / `ask` / `stream` / `conversation`: `{toolkit, signal?,
-//! history?, id?, on_text?}`, read once; each run gets its own signal (see `run_signal`).
+//! history?, id?, onText?}`, read once; each run gets its own signal (see `run_signal`).
 
 use crate::core::json::value::Value;
 use js_sys::Function;
@@ -44,7 +44,7 @@ pub struct RunContext {
     pub history_items: Option<JsValue>,
     /// `ctx.id`.
     pub id: Option<String>,
-    /// `ctx.on_text`.
+    /// `ctx.onText` (or its deprecated spelling `ctx.on_text`).
     pub on_text: Option<Function>,
 }
 

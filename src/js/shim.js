@@ -163,7 +163,7 @@ const NO_OPTIONS = [undefined, undefined, undefined, undefined, undefined]
 
 /**
  * What a run reads of its options `ctx`, in one crossing: `[toolkitId, signal, history, id,
- * on_text]`, or `toolkitId` alone when the rest are all `undefined`. `toolkitId` is the id of
+ * onText]` (`onText`, else its deprecated spelling `on_text`), or `toolkitId` alone when the rest are all `undefined`. `toolkitId` is the id of
  * `ctx.toolkit` when it is a `Toolkit` the instance with `marker` made, else `undefined`; a
  * missing field, a throwing getter or a `ctx` that is no object gives `undefined` there.
  */
@@ -178,7 +178,7 @@ export function runOptions(ctx, marker) {
   }
   const toolkit = toolkits.get(field("toolkit"))
   const toolkitId = toolkit !== undefined && toolkit[0] === marker ? toolkit[1] : undefined
-  const [signal, history, id, onText] = [field("signal"), field("history"), field("id"), field("on_text")]
+  const [signal, history, id, onText] = [field("signal"), field("history"), field("id"), field("onText") ?? field("on_text")]
   // The usual run gives a toolkit and nothing else: its id alone, read in one crossing.
   const alone = toolkitId !== undefined && signal === undefined && history === undefined && id === undefined && onText === undefined
   return alone ? toolkitId : [toolkitId, signal, history, id, onText]

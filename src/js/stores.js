@@ -12,6 +12,8 @@
 // (what `JSON.stringify` keeps); a write replaces a whole record, so the last writer of an id
 // wins and a reader never sees half of one.
 
+import { ToolnexusError } from "./errors.js"
+
 /** `typeof`, with `null` and arrays told apart. */
 export function typeName(value) {
   return value === null ? "null" : Array.isArray(value) ? "array" : typeof value
@@ -33,11 +35,9 @@ export function errorText(thrown) {
   }
 }
 
-/** An `Error` with a stable `code` beside its message (the stores', httpTool's and createInProcessClient's). */
+/** A `ToolnexusError` (errors.js) with `code` and `message` (the stores', httpTool's and createInProcessClient's). */
 export function storeError(code, message) {
-  const error = new Error(message)
-  error.code = code
-  return error
+  return new ToolnexusError(code, message)
 }
 
 function stringArg(value, what) {

@@ -164,14 +164,27 @@ pub fn to_gemini(
 /// single call) fills them. A relay tool may not take a built-in tool's name.
 ///
 /// ```js
-/// const lookup = relayTool("lookup", "Looks a record up on the host", { type: "object", properties: { q: { type: "string" } } })
+/// const lookup = relayTool({ name: "lookup", description: "Looks a record up on the host", inputSchema: { type: "object", properties: { q: { type: "string" } } } })
+/// // the positional form, as before: relayTool("lookup", "Looks a record up on the host", schema)
 /// ```
 #[wasm_bindgen(js_name = relayTool)]
 pub fn relay_tool(
-    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] description: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "RelayToolOptions | string")] options_or_name: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] description: Option<JsValue>,
     #[wasm_bindgen(unchecked_optional_param_type = "JSONSchema")] input_schema: Option<JsValue>,
 ) -> Result<super::tool::ToolHandle, JsValue> {
+    let (name, description, input_schema) = if options_or_name.is_object() {
+        let schema = get(&options_or_name, "inputSchema");
+        let given = !schema.is_undefined() && !schema.is_null();
+        (
+            get(&options_or_name, "name"),
+            get(&options_or_name, "description"),
+            given.then_some(schema),
+        )
+    } else {
+        let description = description.unwrap_or(JsValue::UNDEFINED);
+        (options_or_name, description, input_schema)
+    };
     let name = expect_string(&name, "relayTool: name")?;
     let description = expect_string(&description, "relayTool: description")?;
     let schema = match input_schema {

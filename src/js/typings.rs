@@ -45,6 +45,13 @@ export interface DefineToolOptions {
   run: (args: Record<string, unknown>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>
 }
 
+/** Options of {@link relayTool}: the declaration the model sees; the host runs each call. */
+export interface RelayToolOptions {
+  name: string
+  description: string
+  inputSchema?: JSONSchema
+}
+
 /** Any object shaped like a reference toolnexus `Tool` (or a {@link Tool} instance). */
 export interface ToolLike {
   readonly name: string
@@ -190,6 +197,8 @@ export interface AskOptions {
   id?: string
   signal?: AbortSignal
   /** Streams the model calls and hands each text delta here as it arrives. */
+  onText?: (delta: string) => void
+  /** @deprecated The earlier spelling of `onText`, still read when `onText` is absent. */
   on_text?: (delta: string) => void
 }
 

@@ -38,7 +38,8 @@ test("a 500 with a body: code http_status, the status, the path and the body", a
   stub.script(reply(500, "upstream exploded"))
   const error = check(await rejection(client().run("hi", { toolkit })), "http_status", "500", "/v1/chat/completions", "upstream exploded")
   assert.equal(stub.requests.length, 1, "no retries in this version")
-  assert.equal(error.name, "Error")
+  assert.equal(error.name, "ToolnexusError")
+  assert.equal(error.status, 500)
 
   astub.script(reply(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }))
   const anthropicClient = createClient({ baseUrl: astub.baseUrl, style: "anthropic", model: "c", apiKey: KEY, retries: 0 })

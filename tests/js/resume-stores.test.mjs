@@ -115,6 +115,21 @@ test("a relay tool named like a built-in tool is refused, even with built-ins of
   assert.equal(toolkit.get("read_host_file").source, "relay")
 })
 
+test("relayTool takes an options object as every other maker does; the positional form stays", () => {
+  const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] }
+  const byOptions = relayTool({ name: "find", description: "Finds on the host", inputSchema: schema })
+  const byPosition = relayTool("find", "Finds on the host", schema)
+  for (const tool of [byOptions, byPosition]) {
+    assert.equal(tool.name, "find")
+    assert.equal(tool.description, "Finds on the host")
+    assert.equal(tool.source, "relay")
+    assert.deepEqual(tool.inputSchema, schema)
+  }
+  assert.deepEqual(relayTool({ name: "bare", description: "no schema" }).inputSchema, relayTool("bare", "no schema").inputSchema)
+  assertCode(thrown(() => relayTool({ description: "no name" })), "invalid_argument")
+  assertCode(thrown(() => relayTool({ name: "x", description: "d", inputSchema: 5 })), "invalid_tool")
+})
+
 /** A Storage look-alike; `limit` characters in all, beyond which setItem throws like a browser. */
 function fakeStorage(limit = Infinity) {
   const map = new Map()

@@ -76,11 +76,11 @@ for (const style of STYLES) {
     if (style === "openai") assert.deepEqual(stub.requests[0].body.stream_options, { include_usage: true })
   })
 
-  test(`${style}: ask with on_text streams the deltas, resolves to the RunResult and saves history`, async () => {
+  test(`${style}: ask with onText (and its deprecated on_text) streams the deltas, resolves to the RunResult and saves history`, async () => {
     stub.script(sse(streamOf(style, ["I am ", "Ada."], [], [3, 2]), { cut: "bytes" }), sse(streamOf(style, ["Still ", "Ada."]), { cut: { random: 5 } }))
     const c = client(style)
     const deltas = []
-    const r = await c.ask("Who are you?", { toolkit, id: "thread-1", on_text: (t) => deltas.push(t) })
+    const r = await c.ask("Who are you?", { toolkit, id: "thread-1", onText: (t) => deltas.push(t) })
     assert.deepEqual(deltas, ["I am ", "Ada."])
     assert.equal(r.text, "I am Ada.")
     assert.equal(r.usage.totalTokens, 5)

@@ -3,17 +3,18 @@
 // instantiated once with top-level await from web/toolnexus_bg.wasm beside it. The build
 // bundles this entry with everything it imports into pkg/core/index.js
 // (scripts/bundle-entry.mjs): its imports are written from there.
-import init, { Toolkit, Client, __setDefaultStore, defineTool, createClient } from "./web/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool, createClient } from "./web/toolnexus.js"
 import { installIdioms } from "../register.js"
 import { InMemoryConversationStore } from "../stores.js"
 import { httpToolWith } from "../http-tool.js"
 import { inProcessWith } from "../in-process.js"
 
 await init()
-installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
+installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
 
 export * from "./web/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"
+export { ToolnexusError, isToolnexusError } from "../errors.js"
 // httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
 export const httpTool = httpToolWith(defineTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.

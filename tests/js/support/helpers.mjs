@@ -34,6 +34,10 @@ export async function rejection(promise) {
 export function assertCode(error, code) {
   assert.ok(error instanceof Error, `expected an Error, got ${String(error)}`)
   assert.equal(error.code, code, `code of: ${error.message}`)
+  // Every error of the library is a ToolnexusError (its brand works across copies of the
+  // package); a filesystem's Node-style codes (ENOENT, EISDIR...) stay plain Errors, as Node's.
+  const fsCode = /^E[A-Z]+$/.test(code)
+  assert.equal(error[Symbol.for("toolnexus.error")] === true, !fsCode, `a ToolnexusError: ${error.name}: ${error.message}`)
   return error
 }
 

@@ -1,0 +1,68 @@
+/**
+ * What kind of failure a {@link ToolnexusError} is (the table in README.md says when each is
+ * thrown and what to do):
+ * - `http_status`: the model endpoint answered with a non-2xx status (see `status`);
+ * - `network`: the model request got no response;
+ * - `bad_response`: the model's response could not be read;
+ * - `timeout`: the run's `timeoutMs` passed, or a retry would have waited past it;
+ * - `aborted`: the run's `signal` fired (the error's `name` is `"AbortError"`);
+ * - `hook`: a hook threw or rejected;
+ * - `model`: an in-process model (`createInProcessClient`'s `generate`) failed;
+ * - `invalid_resume`: `runWithAnswer` got an answer that does not fit the halted run;
+ * - `invalid_options`, `invalid_argument`, `invalid_tool`, `invalid_config`, `invalid_request`:
+ *   a maker, method or config was given something it cannot use (the message names it);
+ * - `unsupported`: the runtime or this build cannot do it (no `fetch`, no IndexedDB, a `full`
+ *   feature asked of `toolnexus-wasm/core`);
+ * - `store`, `quota_exceeded`: a conversation store could not read or write;
+ * - `internal`: a value could not cross into JavaScript (a bug: please report it).
+ */
+export type ErrorCode =
+  | "http_status"
+  | "network"
+  | "bad_response"
+  | "timeout"
+  | "aborted"
+  | "hook"
+  | "model"
+  | "invalid_resume"
+  | "invalid_options"
+  | "invalid_argument"
+  | "invalid_tool"
+  | "invalid_config"
+  | "invalid_request"
+  | "unsupported"
+  | "store"
+  | "quota_exceeded"
+  | "internal"
+
+/**
+ * Every failure the library reports: a rejected run, a refused option, a store that cannot
+ * write. An aborted run's error keeps the name `"AbortError"`.
+ *
+ * ```ts
+ * try {
+ *   await client.run("hi", { toolkit })
+ * } catch (e) {
+ *   if (isToolnexusError(e) && e.code === "http_status" && e.status === 401) askForAKey()
+ *   else if (isToolnexusError(e) && e.retryable) retryLater()
+ * }
+ * ```
+ */
+export declare class ToolnexusError extends Error {
+  constructor(code: ErrorCode, message: string, options?: { status?: number; retryable?: boolean; cause?: unknown; name?: string })
+  /** What kind of failure it is. */
+  readonly code: ErrorCode
+  /** The HTTP status of an `http_status` failure. */
+  readonly status?: number
+  /** Whether the same call may succeed when tried again later (`network`, `timeout`, 429 and 5xx). */
+  readonly retryable: boolean
+}
+
+/**
+ * Whether `value` is a {@link ToolnexusError}, also one made by another copy of the package.
+ *
+ * ```ts
+ * catch (e) { if (isToolnexusError(e)) console.log(e.code) }
+ * ```
+ */
+export declare function isToolnexusError(value: unknown): value is ToolnexusError
