@@ -1,10 +1,11 @@
 // Deno: the build compiled for speed, as Node gets it (a Deno program reads the package from
 // disk, so the larger module costs no download): node-esm/'s web glue, instantiated from
 // node/toolnexus_bg.wasm by its file: URL with top-level await. No init() call is needed.
-import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool, createClient } from "./node-esm/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
+import { defineToolWith } from "./define-tool.js"
 import { inProcessWith } from "./in-process.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
@@ -14,6 +15,8 @@ export * from "./node-esm/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "./stores.js"
 export { ToolnexusError, isToolnexusError } from "./errors.js"
 // httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
-export const httpTool = httpToolWith(defineTool)
+export const httpTool = httpToolWith(defineModuleTool)
+// defineTool also takes a Standard Schema (Zod, Valibot, ArkType) as inputSchema (define-tool.js).
+export const defineTool = defineToolWith(defineModuleTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)

@@ -1,6 +1,9 @@
 export * from "./web/toolnexus.js"
 export * from "./stores.js"
 export * from "./errors.js"
+export * from "./define-tool.js"
+// define-tool.js's defineTool (typed from its schema) is the one the entries export.
+export { defineTool } from "./define-tool.js"
 import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool, InProcessOptions, Client } from "./web/toolnexus.js"
 
 /**

@@ -14,6 +14,8 @@ Object.assign(toolnexus, { ToolnexusError, isToolnexusError })
 
 // httpTool is plain JavaScript (http-tool.cjs) over this module's defineTool.
 toolnexus.httpTool = require("../http-tool.cjs").httpToolWith(toolnexus.defineTool)
+// defineTool also takes a Standard Schema (Zod, Valibot, ArkType) as inputSchema (define-tool.cjs).
+toolnexus.defineTool = require("../define-tool.cjs").defineToolWith(toolnexus.defineTool)
 // createInProcessClient is plain JavaScript (in-process.cjs) over this module's createClient.
 toolnexus.createInProcessClient = require("../in-process.cjs").inProcessWith(toolnexus.createClient)
 

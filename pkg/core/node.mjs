@@ -2,10 +2,11 @@
 // main Node entry is, instantiated synchronously from disk (node-esm/ is its web glue,
 // node/toolnexus_bg.wasm the module the CommonJS entry loads too).
 import { readFileSync } from "node:fs"
-import { initSync, Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool, createClient } from "./node-esm/toolnexus.js"
+import { initSync, Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient } from "./node-esm/toolnexus.js"
 import { installIdioms } from "../register.js"
 import { InMemoryConversationStore } from "../stores.js"
 import { httpToolWith } from "../http-tool.js"
+import { defineToolWith } from "../define-tool.js"
 import { inProcessWith } from "../in-process.js"
 
 initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
@@ -15,6 +16,8 @@ export * from "./node-esm/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"
 export { ToolnexusError, isToolnexusError } from "../errors.js"
 // httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
-export const httpTool = httpToolWith(defineTool)
+export const httpTool = httpToolWith(defineModuleTool)
+// defineTool also takes a Standard Schema (Zod, Valibot, ArkType) as inputSchema (define-tool.js).
+export const defineTool = defineToolWith(defineModuleTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)

@@ -69,7 +69,7 @@ test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
   const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js",
-    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts"]
+    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }

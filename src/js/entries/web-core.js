@@ -3,10 +3,11 @@
 // instantiated once with top-level await from web/toolnexus_bg.wasm beside it. The build
 // bundles this entry with everything it imports into pkg/core/index.js
 // (scripts/bundle-entry.mjs): its imports are written from there.
-import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool, createClient } from "./web/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient } from "./web/toolnexus.js"
 import { installIdioms } from "../register.js"
 import { InMemoryConversationStore } from "../stores.js"
 import { httpToolWith } from "../http-tool.js"
+import { defineToolWith } from "../define-tool.js"
 import { inProcessWith } from "../in-process.js"
 
 await init()
@@ -16,6 +17,8 @@ export * from "./web/toolnexus.js"
 export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConversationStore } from "../stores.js"
 export { ToolnexusError, isToolnexusError } from "../errors.js"
 // httpTool is plain JavaScript (http-tool.js) over this module's defineTool.
-export const httpTool = httpToolWith(defineTool)
+export const httpTool = httpToolWith(defineModuleTool)
+// defineTool also takes a Standard Schema (Zod, Valibot, ArkType) as inputSchema (define-tool.js).
+export const defineTool = defineToolWith(defineModuleTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
