@@ -1,5 +1,6 @@
 // Every example in examples/ runs to completion against the built package (layer 5 type-checks
 // them; this runs them), each in its own node process, and prints what its comments promise.
+// The TypeScript ones are compiled first by examples/tsconfig.json into target/examples/.
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { execFile } from "node:child_process"
@@ -9,6 +10,8 @@ import { promisify } from "node:util"
 
 const run = promisify(execFile)
 const dir = fileURLToPath(new URL("../../examples/", import.meta.url))
+const compiled = fileURLToPath(new URL("../../target/examples/", import.meta.url))
+const tsc = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url))
 
 /** example → a line its output must contain. */
 const promises = {
@@ -17,15 +20,22 @@ const promises = {
   "node-commonjs.cjs": /^5$/m,
   "node-core-agent.mjs": /^createToolkit: "skillsDir" needs the full build/m,
   "node-toolkit.mjs": /^suspended on: Send 5\?$/m,
+  "typed-agent.ts": /^Done: 20 EUR is 22\.00 USD\nfailed: network, retryable: true$/m,
 }
+const files = ["tsconfig.json", ...Object.keys(promises)]
 
 test("every example is listed here", () => {
-  assert.deepEqual(readdirSync(dir).sort(), Object.keys(promises).sort())
+  assert.deepEqual(readdirSync(dir).sort(), files.sort())
+})
+
+test("the TypeScript examples compile", async () => {
+  await run(process.execPath, [tsc, "-p", dir], { timeout: 120_000 })
 })
 
 for (const [file, expected] of Object.entries(promises)) {
   test(`examples/${file} runs and prints what it promises`, async () => {
-    const { stdout } = await run(process.execPath, [dir + file], { cwd: dir, timeout: 30_000 })
+    const script = file.endsWith(".ts") ? compiled + file.replace(/\.ts$/, ".js") : dir + file
+    const { stdout } = await run(process.execPath, [script], { cwd: dir, timeout: 30_000 })
     assert.match(stdout, expected)
   })
 }
