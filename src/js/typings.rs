@@ -85,8 +85,60 @@ export interface AnthropicTool {
   input_schema: JSONSchema
 }
 
-/** A transcript entry, in the client style's own shape (OpenAI or Anthropic messages). */
-export type Message = Record<string, unknown>
+/** A transcript entry, in the client style's own shape: an OpenAI or an Anthropic message. */
+export type Message = OpenAIMessage | AnthropicMessage
+
+/** A part of an OpenAI message's content array. */
+export type OpenAIContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } }
+
+/** A tool call of an OpenAI assistant message; `arguments` is JSON text. */
+export interface OpenAIToolCall {
+  id: string
+  type: "function"
+  function: { name: string; arguments: string }
+}
+
+/** A Chat Completions message (the `openai` style's transcript). */
+export type OpenAIMessage =
+  | { role: "system" | "developer"; content: string | OpenAIContentPart[]; name?: string }
+  | { role: "user"; content: string | OpenAIContentPart[]; name?: string }
+  | { role: "assistant"; content?: string | null; tool_calls?: OpenAIToolCall[]; refusal?: string | null; name?: string }
+  | { role: "tool"; tool_call_id: string; content: string | OpenAIContentPart[] }
+
+/** A block of an Anthropic message's content. */
+export type AnthropicContentBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; tool_use_id: string; content: string | { type: "text"; text: string }[]; is_error?: boolean }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string } }
+  | { type: "thinking"; thinking: string; signature?: string }
+
+/** A Messages API message (the `anthropic` style's transcript; its system prompt is not one). */
+export interface AnthropicMessage {
+  role: "user" | "assistant"
+  content: string | AnthropicContentBlock[]
+}
+
+/** A Chat Completions response, as `afterLLM` sees it. */
+export interface OpenAIResponse {
+  id?: string
+  model?: string
+  choices: { index: number; message: Extract<OpenAIMessage, { role: "assistant" }>; finish_reason: string | null }[]
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number }
+}
+
+/** A Messages API response, as `afterLLM` sees it. */
+export interface AnthropicResponse {
+  id?: string
+  type?: "message"
+  role: "assistant"
+  model?: string
+  content: AnthropicContentBlock[]
+  stop_reason: string | null
+  usage?: { input_tokens: number; output_tokens: number }
+}
 
 /** Where `ask({id})` keeps transcripts. */
 export interface ConversationStore {
@@ -96,9 +148,9 @@ export interface ConversationStore {
 
 /** Lifecycle hooks; each may be async. A hook that throws stops the run. */
 export interface Hooks {
-  beforeLLM?(event: { messages: Message[]; tools: unknown[]; model: string; turn: number }):
-    | void | { messages?: Message[]; tools?: unknown[] } | Promise<void | { messages?: Message[]; tools?: unknown[] }>
-  afterLLM?(event: { response: unknown; model: string; turn: number }): void | Promise<void>
+  beforeLLM?(event: { messages: Message[]; tools: (OpenAITool | AnthropicTool)[]; model: string; turn: number }):
+    | void | { messages?: Message[]; tools?: (OpenAITool | AnthropicTool)[] } | Promise<void | { messages?: Message[]; tools?: (OpenAITool | AnthropicTool)[] }>
+  afterLLM?(event: { response: OpenAIResponse | AnthropicResponse; model: string; turn: number }): void | Promise<void>
   beforeTool?(event: { name: string; args: Record<string, unknown>; id: string; turn: number }):
     | void | { args?: Record<string, unknown>; result?: ToolResult } | Promise<void | { args?: Record<string, unknown>; result?: ToolResult }>
   afterTool?(event: { name: string; args: Record<string, unknown>; result: ToolResult; id: string; turn: number }):
@@ -166,8 +218,8 @@ export interface ClientOptions extends CommonClientOptions {
 
 /** What an in-process model is handed. */
 export interface InProcessRequest {
-  messages: Message[]
-  tools?: unknown[]
+  messages: OpenAIMessage[]
+  tools?: OpenAITool[]
   model: string
   body: Record<string, unknown>
 }

@@ -207,3 +207,35 @@ async function stores(result: RunResult): Promise<void> {
   new WebStorageConversationStore("disk")
 }
 void stores
+
+// Messages are the two styles' message unions; hooks see typed tool specs and responses.
+import type { Hooks, Message, OpenAIMessage, AnthropicMessage } from "toolnexus-wasm"
+const typedHooks: Hooks = {
+  beforeLLM({ messages, tools }) {
+    const names: string[] = tools.map((t) => ("function" in t ? t.function.name : t.name))
+    const roles: string[] = messages.map((m) => m.role)
+    return { messages: messages.slice(-10), tools: tools.filter((_, i) => names[i] !== roles[0]) }
+  },
+  afterLLM({ response }) {
+    if ("choices" in response) {
+      const call: string | undefined = response.choices[0]?.message.tool_calls?.[0]?.function.arguments
+      void call
+    } else {
+      const first = response.content[0]
+      if (first?.type === "tool_use") {
+        const input: Record<string, unknown> = first.input
+        void input
+      }
+    }
+  },
+}
+void typedHooks
+const toolReply: OpenAIMessage = { role: "tool", tool_call_id: "c1", content: "42" }
+const blocks: AnthropicMessage = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "42" }] }
+const either: Message[] = [toolReply, blocks, { role: "user", content: "hi" }]
+void either
+// @ts-expect-error a message's role is one the styles know
+const robot: Message = { role: "robot", content: "beep" }
+// @ts-expect-error an OpenAI tool message needs its tool_call_id
+const orphan: OpenAIMessage = { role: "tool", content: "42" }
+void robot, orphan
