@@ -16,7 +16,7 @@ use super::mcp_deno::DenoProcess;
 use super::mcp_http::McpFetch;
 use super::mcp_process::NodeProcess;
 use crate::core::client::hooks::WaitFor;
-use crate::core::mcp::config::{parse_config, ServerEntry};
+use crate::core::mcp::config::{parse_config, server_values, ServerEntry};
 use crate::core::mcp::load::EnvLookup;
 use crate::core::mcp::process::Process;
 use crate::core::mcp::tool::listed;
@@ -200,26 +200,30 @@ pub fn errors_object(servers: &[ServerState]) -> Result<JsValue, JsValue> {
 }
 
 /// Reads an MCP config: the server map under `mcpServers`, `servers` or `mcp` (or the object
-/// itself, minus `builtins`, `agents`, `a2a` and `mcpServer`), each server normalized (`type`
-/// inferred, `command` as one array, `enabled`, `timeout` defaulting to 30000). In Node and
-/// Deno `input` may be a file path. Throws (`code: "invalid_config"`) on a config or a server
-/// entry that cannot be used. Header values are returned unexpanded.
+/// itself, minus `builtins`, `agents`, `a2a` and `mcpServer`), each server entry as given (as
+/// the reference port returns it: nothing added, header values unexpanded). In Node and Deno
+/// `input` may be a file path. Every entry is checked as a toolkit would read it: a config or
+/// a server entry that cannot be used throws (`code: "invalid_config"`).
 ///
 /// ```js
 /// parseMcpConfig({ mcpServers: { docs: { url: "https://example.com/mcp" } } })
-/// // { docs: { type: "remote", url: "https://example.com/mcp", enabled: true, timeout: 30000 } }
+/// // { docs: { url: "https://example.com/mcp" } }
 /// ```
-#[wasm_bindgen(js_name = parseMcpConfig, unchecked_return_type = "Record<string, McpServerConfig>")]
+#[wasm_bindgen(js_name = parseMcpConfig, unchecked_return_type = "Record<string, McpServerInput>")]
 pub fn parse_mcp_config(
     #[wasm_bindgen(unchecked_param_type = "string | McpConfigInput")] input: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let mut map = Map::new();
-    for entry in entries(&input)? {
+    let json = config_json(&input)?;
+    for entry in parse_config(&json).map_err(|why| invalid(&why))? {
         if let Err(why) = &entry.config {
             return Err(invalid(&format!("MCP server \"{}\": {why}", entry.name)));
         }
-        map.insert(entry.name.clone(), entry.to_json());
     }
+    let servers = server_values(&json).map_err(|why| invalid(&why))?;
+    let map: Map<String, Value> = servers
+        .into_iter()
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
     from_json(&Value::Object(map))
 }
 

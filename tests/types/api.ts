@@ -143,7 +143,7 @@ void streaming
 
 // MCP: config input and output, the inventory, toolkit options and status.
 import { parseMcpConfig, listMcpTools } from "toolnexus-wasm"
-import type { McpConfigInput, McpServerConfig, McpInventory, McpToolInfo, McpStatus } from "toolnexus-wasm"
+import type { McpConfigInput, McpServerInput, McpInventory, McpToolInfo, McpStatus } from "toolnexus-wasm"
 
 async function mcp(): Promise<void> {
   const config: McpConfigInput = {
@@ -154,11 +154,11 @@ async function mcp(): Promise<void> {
     },
     builtins: false,
   }
-  const parsed: Record<string, McpServerConfig> = parseMcpConfig(config)
-  const fromFile: Record<string, McpServerConfig> = parseMcpConfig("./mcp.json")
+  const parsed: Record<string, McpServerInput> = parseMcpConfig(config)
+  const fromFile: Record<string, McpServerInput> = parseMcpConfig("./mcp.json")
   const first = parsed.docs
-  if (first?.type === "remote") console.log(first.url, first.timeout)
-  else if (first?.type === "local") console.log(first.command.join(" "))
+  if (first && "url" in first) console.log(first.url, first.timeout)
+  else if (first) console.log(first.command)
   const inventory: McpInventory = await listMcpTools(config, { env: { TOKEN: "t" } })
   const infos: McpToolInfo[] = inventory.tools.docs ?? []
   const states: Record<string, McpStatus> = inventory.status
