@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use super::callbacks::JsWaitFor;
 use super::client_options::env_var;
 use super::convert::{error_text, from_json, get, js_error, to_json, type_name};
-use super::host::JsClock;
+use super::host::{signal_option, unless_aborted, JsClock};
 use super::mcp_deno::DenoProcess;
 use super::mcp_http::McpFetch;
 use super::mcp_process::NodeProcess;
@@ -229,7 +229,8 @@ pub fn parse_mcp_config(
 
 /// Connects to every enabled server, lists its tools (unfiltered, under their own names) and
 /// disconnects. Never rejects for a server's sake: a server that fails is `"failed"` in
-/// `status`, with its reason in `errors`.
+/// `status`, with its reason in `errors`. With `signal`, an already-aborted signal rejects at
+/// once and one that fires stops the listing (code `"aborted"`; started servers are stopped).
 ///
 /// ```js
 /// const { tools, status, errors } = await listMcpTools({ mcpServers: { docs: { url } } })
@@ -241,10 +242,13 @@ pub fn list_mcp_tools(
     #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
-    let planned = entries(&input).and_then(|e| Ok((e, host(&options, None)?)));
+    let planned = entries(&input).and_then(|e| {
+        let signal = signal_option(&options, "listMcpTools")?;
+        Ok((e, host(&options, None)?, signal))
+    });
     crate::js::promise::promise(async move {
-        let (entries, host) = planned?;
-        let servers = inventory(&entries, &host).await;
+        let (entries, host, signal) = planned?;
+        let servers = unless_aborted(inventory(&entries, &host), signal, "listMcpTools").await?;
         let mut tools = Map::new();
         for server in servers.iter().filter(|s| s.status == Status::Connected) {
             let infos: Vec<Value> = server
@@ -264,3 +268,4 @@ pub fn list_mcp_tools(
         Ok(out)
     })
 }
+

@@ -70,6 +70,8 @@ export interface McpInventory {
 export interface McpListOptions {
   /** Variables for `${ENV_VAR}` in headers (default: the runtime's environment). */
   env?: Record<string, string>
+  /** Already aborted, the listing rejects at once; fired, it stops promptly (code `"aborted"`). */
+  signal?: AbortSignal
 }
 
 export interface ToolkitOptions {

@@ -159,7 +159,7 @@ async function mcp(): Promise<void> {
   const first = parsed.docs
   if (first && "url" in first) console.log(first.url, first.timeout)
   else if (first) console.log(first.command)
-  const inventory: McpInventory = await listMcpTools(config, { env: { TOKEN: "t" } })
+  const inventory: McpInventory = await listMcpTools(config, { env: { TOKEN: "t" }, signal: AbortSignal.timeout(5000) })
   const infos: McpToolInfo[] = inventory.tools.docs ?? []
   const states: Record<string, McpStatus> = inventory.status
   const why: Record<string, string> = inventory.errors
