@@ -1,7 +1,7 @@
 // Deno: the build compiled for speed, as Node gets it (a Deno program reads the package from
 // disk, so the larger module costs no download): node-esm/'s web glue, instantiated from
 // node/toolnexus_bg.wasm by its file: URL with top-level await. No init() call is needed.
-import init, { Toolkit, Client, __setDefaultStore, defineTool, createClient } from "./node-esm/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, defineTool, createClient, __skillTexts } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
@@ -16,3 +16,5 @@ export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConver
 export const httpTool = httpToolWith(defineTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
+export const [SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = __skillTexts()

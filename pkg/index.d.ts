@@ -38,6 +38,13 @@ export declare function httpTool(options: HttpToolOptions): Tool
  */
 export declare function createInProcessClient(options: InProcessOptions): Client
 
+// full build only: begin (the lean core, toolnexus-wasm/core, has no skills)
+/** The preamble `skillsPrompt()` starts with when a skill has a description (byte for byte the reference port's). */
+export declare const SKILLS_PROMPT_PREAMBLE: string
+/** The `skill` tool's description (byte for byte the reference port's). */
+export declare const SKILL_TOOL_DESCRIPTION: string
+// full build only: end
+
 declare module "./web/toolnexus.js" {
   interface Toolkit {
     /** Adds tools at run time; the first of a duplicate name wins. Returns the toolkit. */

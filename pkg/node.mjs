@@ -3,7 +3,7 @@
 // glue, node/toolnexus_bg.wasm its module. Deno loads it too (deno.js); browsers and bundlers
 // get the smaller web/.
 import { readFileSync } from "node:fs"
-import { initSync, Toolkit, Client, __setDefaultStore, defineTool, createClient } from "./node-esm/toolnexus.js"
+import { initSync, Toolkit, Client, __setDefaultStore, defineTool, createClient, __skillTexts } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
@@ -18,3 +18,5 @@ export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConver
 export const httpTool = httpToolWith(defineTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
+export const [SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = __skillTexts()

@@ -111,8 +111,9 @@ node scripts/minify-glue.mjs --mangle src/js/stores.js=pkg/stores.js src/js/brow
 node scripts/bundle-entry.mjs src/js/entries/web.js pkg/index.js
 node scripts/bundle-entry.mjs src/js/entries/web-core.js pkg/core/index.js
 # The lean entry's typings are the main entry's (the same augmentations of the glue beside it,
-# the stores one folder up).
-sed 's#"./stores.js"#"../stores.js"#' pkg/index.d.ts > pkg/core/index.d.ts
+# the stores one folder up), without the lines marked as the full build's only.
+sed -e 's#"./stores.js"#"../stores.js"#' -e '/^\/\/ full build only: begin/,/^\/\/ full build only: end/d' \
+  pkg/index.d.ts > pkg/core/index.d.ts
 for f in pkg/web pkg/core/web pkg/node pkg/core/node; do
   printf '[build] %s/toolnexus_bg.wasm: %s bytes\n' "$f" "$(stat -c %s "$f/toolnexus_bg.wasm")"
 done

@@ -74,6 +74,28 @@ export interface McpListOptions {
   signal?: AbortSignal
 }
 
+/** Options of {@link loadMcp}. */
+export interface LoadMcpOptions extends McpListOptions {
+  /** Answers the servers' elicitations; without it they are not advertised. */
+  waitFor?: (request: Request) => Answer | Promise<Answer>
+}
+
+/** The params of an MCP `elicitation/create` request. */
+export interface ElicitationParams {
+  message?: string
+  /** Form mode: the JSON Schema of what is asked. */
+  requestedSchema?: JSONSchema
+  /** `"url"` for URL mode (an authorization in a browser); form mode otherwise. */
+  mode?: "form" | "url" | (string & {})
+  url?: string
+}
+
+/** The MCP `ElicitResult` an answer becomes. */
+export type ElicitResult =
+  | { action: "accept"; content: Record<string, unknown> }
+  | { action: "decline" }
+  | { action: "cancel" }
+
 export interface ToolkitOptions {
   /** MCP servers: a parsed config object, or (Node, Deno) the path of a JSON config file. */
   mcpConfig?: string | McpConfigInput

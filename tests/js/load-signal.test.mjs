@@ -1,4 +1,4 @@
-// SPEC §2 "Gap 3": a `signal` bounds loading. createToolkit and listMcpTools reject at
+// SPEC §2 "Gap 3": a `signal` bounds loading. createToolkit, listMcpTools and loadMcp reject at
 // once on an already-aborted signal, and promptly (code "aborted") when it fires while a server
 // hangs; the local server they started is stopped, and nothing keeps the process alive.
 import { test, after } from "node:test"
@@ -6,7 +6,7 @@ import assert from "node:assert/strict"
 import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createToolkit, listMcpTools } from "../../pkg/node.mjs"
+import { createToolkit, listMcpTools, loadMcp } from "../../pkg/node.mjs"
 import { createToolkit as leanToolkit } from "../../pkg/core/node.mjs"
 import { assertCode, rejection, sleep } from "./support/helpers.mjs"
 
@@ -41,6 +41,7 @@ async function gone(pid) {
 const loaders = {
   createToolkit: (config, signal) => createToolkit({ builtins: false, mcpConfig: config, signal }),
   listMcpTools: (config, signal) => listMcpTools(config, { signal }),
+  loadMcp: (config, signal) => loadMcp(config, { signal }),
 }
 
 for (const [name, load] of Object.entries(loaders)) {

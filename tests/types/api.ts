@@ -207,3 +207,34 @@ async function stores(result: RunResult): Promise<void> {
   new WebStorageConversationStore("disk")
 }
 void stores
+
+// The reference port's helpers (SPEC §2, §3, §4A, §6, §10).
+import {
+  loadMcp, loadSkills, createBuiltinTools, builtinsEnabled, expandEnvHeaders, elicitationToRequest,
+  answerToElicitResult, SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION,
+} from "toolnexus-wasm"
+import type { McpSource, SkillSource, SkillInfo, ElicitResult, LoadSkillsOptions, LoadMcpOptions, Tool } from "toolnexus-wasm"
+
+async function reference(): Promise<void> {
+  const controller = new AbortController()
+  const mcpOptions: LoadMcpOptions = { signal: controller.signal, waitFor: (r: Request) => ({ id: r.id, ok: true }) }
+  const mcp: McpSource = await loadMcp({ mcpServers: {} }, mcpOptions)
+  const mcpTools: Tool[] = mcp.tools
+  const mcpStatus: Record<string, McpStatus> = mcp.status
+  await mcp.close()
+  const skillOptions: LoadSkillsOptions = { skills: [{ name: "a", description: "d", content: "c" }], filter: { a: true }, sampleLimit: -1 }
+  const source: SkillSource = await loadSkills(skillOptions)
+  const fromDir: SkillSource = await loadSkills("./skills")
+  const info: SkillInfo | undefined = source.skills.a
+  const prompt: string = source.prompt()
+  const loaded = await source.tool.execute({ name: "a" })
+  const builtins: Tool[] = createBuiltinTools({ fs: "memory" })
+  const on: boolean = builtinsEnabled({ disabled: true }) && builtinsEnabled(undefined) && builtinsEnabled(false)
+  const headers: Record<string, string> | undefined = expandEnvHeaders({ A: "${X}" }, { X: "1" })
+  const request: Request = elicitationToRequest({ message: "Name?", requestedSchema: { type: "object" } })
+  const result: ElicitResult = answerToElicitResult({ id: request.id, ok: false, reason: "declined" })
+  const texts: string = SKILLS_PROMPT_PREAMBLE + SKILL_TOOL_DESCRIPTION
+  await createToolkit({ extraTools: [...mcpTools, ...builtins], signal: controller.signal })
+  console.log(mcpTools, mcpStatus, fromDir, info, prompt, loaded, builtins, on, headers, result, texts)
+}
+void reference

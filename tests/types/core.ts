@@ -27,6 +27,14 @@ core.listSkills
 core.parseMcpConfig
 // @ts-expect-error nor the built-ins' filesystem
 core.MemoryFileSystem
+// @ts-expect-error nor the skill texts
+core.SKILLS_PROMPT_PREAMBLE
+// @ts-expect-error nor loadMcp
+core.loadMcp
+// @ts-expect-error nor createBuiltinTools
+core.createBuiltinTools
+// The toolkit's signal is the lean build's too.
+await createToolkit({ signal: AbortSignal.timeout(1000) })
 // @ts-expect-error and its toolkit options have no MCP config
 const mcp: ToolkitOptions = { mcpConfig: { mcpServers: {} } }
 void mcp

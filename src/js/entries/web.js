@@ -2,7 +2,7 @@
 // top-level await, from web/toolnexus_bg.wasm beside it. No init() call is needed. The build
 // bundles this entry with everything it imports into pkg/index.js (scripts/bundle-entry.mjs):
 // its imports are written from there.
-import init, { Toolkit, Client, __setDefaultStore, defineTool, createClient } from "./web/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, defineTool, createClient, __skillTexts } from "./web/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
@@ -17,3 +17,5 @@ export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConver
 export const httpTool = httpToolWith(defineTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
+export const [SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = __skillTexts()
