@@ -6,6 +6,7 @@ import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
 import { inProcessWith } from "./in-process.js"
+import { decoratorsWith } from "./decorate.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
 installIdioms({ Toolkit, Client, __setDefaultStore }, { InMemoryConversationStore })
@@ -16,5 +17,7 @@ export { InMemoryConversationStore, IndexedDbConversationStore, WebStorageConver
 export const httpTool = httpToolWith(defineTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// tool and collectTools (SPEC §6) are plain JavaScript (decorate.js) over defineTool.
+export const { tool, collectTools } = decoratorsWith(defineTool)
 // The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
 export const [SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = __skillTexts()

@@ -99,13 +99,15 @@ done
 # CommonJS entries install the idioms from the CommonJS twin of register.js, made from it.
 # The stores (src/js/stores.js, plain JavaScript, and browser-stores.js, which it loads when a
 # browser store is first made) and httpTool (src/js/http-tool.js, and http-send.js, which it loads
-# when the first HTTP tool is made) and createInProcessClient (src/js/in-process.js) ship
+# when the first HTTP tool is made), createInProcessClient (src/js/in-process.js) and tool /
+# collectTools (src/js/decorate.js) ship
 # minified for pages and bundlers,
 # and as CommonJS for require().
 node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs src/js/stores.js=pkg/stores.cjs src/js/http-tool.js=pkg/http-tool.cjs \
-  src/js/in-process.js=pkg/in-process.cjs
+  src/js/in-process.js=pkg/in-process.cjs src/js/decorate.js=pkg/decorate.cjs
 node scripts/minify-glue.mjs --mangle src/js/stores.js=pkg/stores.js src/js/browser-stores.js=pkg/browser-stores.js \
-  src/js/http-tool.js=pkg/http-tool.js src/js/http-send.js=pkg/http-send.js src/js/in-process.js=pkg/in-process.js
+  src/js/http-tool.js=pkg/http-tool.js src/js/http-send.js=pkg/http-send.js src/js/in-process.js=pkg/in-process.js \
+  src/js/decorate.js=pkg/decorate.js
 # The browser entries: each bundled with the idioms, the stores, httpTool's options half, the
 # glue and its snippet into one minified script (the .wasm and the on-use modules stay apart).
 node scripts/bundle-entry.mjs src/js/entries/web.js pkg/index.js

@@ -69,7 +69,7 @@ test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
   const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js",
-    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs"]
+    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "decorate.js", "decorate.cjs"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
@@ -137,7 +137,7 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
   for (const name of ["createToolkit", "defineTool", "pending", "pendingOf", "authRequired", "sanitize", "toOpenAI",
     "toAnthropic", "toGemini", "Tool", "Toolkit", "httpTool", "listSkills", "loadSkills", "loadMcp", "createBuiltinTools",
     "builtinsEnabled", "expandEnvHeaders", "elicitationToRequest", "answerToElicitResult", "SKILLS_PROMPT_PREAMBLE",
-    "SKILL_TOOL_DESCRIPTION"]) {
+    "SKILL_TOOL_DESCRIPTION", "tool", "collectTools"]) {
     assert.ok(r.exports.includes(name), `missing export ${name}`)
   }
 })

@@ -211,7 +211,7 @@ void stores
 // The reference port's helpers (SPEC §2, §3, §4A, §6, §10).
 import {
   loadMcp, loadSkills, createBuiltinTools, builtinsEnabled, expandEnvHeaders, elicitationToRequest,
-  answerToElicitResult, SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION,
+  answerToElicitResult, SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION, tool as toolDecorator, collectTools,
 } from "toolnexus-wasm"
 import type { McpSource, SkillSource, SkillInfo, ElicitResult, LoadSkillsOptions, LoadMcpOptions, Tool } from "toolnexus-wasm"
 
@@ -234,7 +234,17 @@ async function reference(): Promise<void> {
   const request: Request = elicitationToRequest({ message: "Name?", requestedSchema: { type: "object" } })
   const result: ElicitResult = answerToElicitResult({ id: request.id, ok: false, reason: "declined" })
   const texts: string = SKILLS_PROMPT_PREAMBLE + SKILL_TOOL_DESCRIPTION
-  await createToolkit({ extraTools: [...mcpTools, ...builtins], signal: controller.signal })
+  const shout = toolDecorator("Upper-cases text", { name: "shout" })(function shout(args: { text?: string }) {
+    return String(args.text).toUpperCase()
+  })
+  class Maths {
+    @toolDecorator("Adds a and b")
+    add(args: { a: number; b: number }): string {
+      return String(args.a + args.b)
+    }
+  }
+  const collected: Tool[] = [...collectTools(new Maths()), ...collectTools({ shout })]
+  await createToolkit({ extraTools: collected, signal: controller.signal })
   console.log(mcpTools, mcpStatus, fromDir, info, prompt, loaded, builtins, on, headers, result, texts)
 }
 void reference

@@ -33,8 +33,9 @@ core.SKILLS_PROMPT_PREAMBLE
 core.loadMcp
 // @ts-expect-error nor createBuiltinTools
 core.createBuiltinTools
-// The toolkit's signal is the lean build's too.
-await createToolkit({ signal: AbortSignal.timeout(1000) })
+// The decorator sugar and the toolkit's signal are the lean build's too.
+const sugar: core.Tool[] = core.collectTools({ t: core.tool("d")(function t() { return "x" }) })
+await createToolkit({ extraTools: sugar, signal: AbortSignal.timeout(1000) })
 // @ts-expect-error and its toolkit options have no MCP config
 const mcp: ToolkitOptions = { mcpConfig: { mcpServers: {} } }
 void mcp
