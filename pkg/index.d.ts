@@ -40,7 +40,8 @@ export declare function createInProcessClient(options: InProcessOptions): Client
 
 /**
  * A decorator that makes the decorated method (or function) a tool (SPEC §6): named
- * `options.name`, else the method's name; `options.inputSchema`, else `defineTool`'s default.
+ * `options.name`, else the method's (or function's) name, else the key {@link collectTools}
+ * finds an anonymous function under; `options.inputSchema`, else `defineTool`'s default.
  * TC39 decorators (TypeScript 5 without `experimentalDecorators`), or a plain call on a
  * function. A bad name or schema throws where it is applied (`code` `"invalid_tool"`).
  *

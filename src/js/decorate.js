@@ -15,14 +15,16 @@ import { storeError, typeName } from "./stores.js"
  * ```
  */
 export function decoratorsWith(defineTool) {
-  /** A decorated function → its tool (called without `this`). */
+  /** A decorated function → its tool (called without `this`), given the key it is found under. */
   const byFunction = new WeakMap()
   /** An instance → the tools of its decorated methods (each called on the instance). */
   const byInstance = new WeakMap()
 
   /**
    * A decorator that makes the decorated method or function a tool: named `options.name`,
-   * else the method's name; its schema `options.inputSchema`, else `defineTool`'s default.
+   * else the method's (or function's) name, else (an anonymous function) the key
+   * `collectTools` finds it under; its schema `options.inputSchema`, else `defineTool`'s
+   * default.
    *
    * ```js
    * class Maths { @tool("Adds a and b") add({ a, b }) { return String(a + b) } }
@@ -42,14 +44,15 @@ export function decoratorsWith(defineTool) {
       if (typeof value !== "function") return value
       const named = context !== null && typeof context === "object" && context.name !== undefined
       const name = options?.name ?? (named ? String(context.name) : value.name)
-      const make = (self) =>
+      const make = (self, name) =>
         defineTool({ name, description, inputSchema: options?.inputSchema, run: (args, ctx) => value.call(self, args, ctx) })
-      // Made now, so a bad name or schema fails where the decorator is applied.
-      byFunction.set(value, make(undefined))
+      // Made now when it has a name, so a bad name or schema fails where the decorator is applied.
+      const made = name ? make(undefined, name) : undefined
+      byFunction.set(value, (key) => made ?? make(undefined, key))
       if (named && typeof context.addInitializer === "function") {
         context.addInitializer(function register() {
           const tools = byInstance.get(this) ?? []
-          tools.push(make(this))
+          tools.push(make(this, name))
           byInstance.set(this, tools)
         })
       }
@@ -68,7 +71,7 @@ export function decoratorsWith(defineTool) {
     const found = [...(byInstance.get(object) ?? [])]
     for (const key of Object.keys(object)) {
       const value = object[key]
-      if (typeof value === "function" && byFunction.has(value)) found.push(byFunction.get(value))
+      if (typeof value === "function" && byFunction.has(value)) found.push(byFunction.get(value)(key))
     }
     return found
   }

@@ -56,11 +56,13 @@ for (const [build, api] of Object.entries({ full, core, cjs })) {
         return text.toUpperCase()
       }),
       renamed: tool("Says hi", { name: "say_hi" })(() => "hi"),
+      anonymous: tool("Named by its key")(() => "anon"),
       plain: () => "not a tool",
       count: 3,
     }
     const tools = collectTools(helpers)
-    assert.deepEqual(tools.map((t) => t.name), ["shout", "say_hi"])
+    assert.deepEqual(tools.map((t) => t.name), ["shout", "say_hi", "anonymous"])
+    assert.deepEqual(await tools[2].execute({}), { output: "anon", isError: false })
     assert.deepEqual(tools[0].inputSchema, { type: "object", properties: {} })
     assert.deepEqual(await tools[0].execute({ text: "hey" }), { output: "HEY", isError: false })
     assert.equal(helpers.shout({ text: "a" }), "A", "a decorated function is still the function")
