@@ -6,6 +6,7 @@ import assert from "node:assert/strict"
 import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { getEventListeners } from "node:events"
 import { createToolkit, listMcpTools, loadMcp } from "../../pkg/node.mjs"
 import { createToolkit as leanToolkit } from "../../pkg/core/node.mjs"
 import { assertCode, rejection, sleep } from "./support/helpers.mjs"
@@ -72,6 +73,9 @@ test("a signal that never fires changes nothing; one that is not an AbortSignal 
   const controller = new AbortController()
   const toolkit = await createToolkit({ builtins: false, skills: [{ name: "a", content: "x" }], signal: controller.signal })
   assert.deepEqual(toolkit.tools().map((t) => t.name), ["skill"])
+  assert.equal(getEventListeners(controller.signal, "abort").length, 0, "no listener is left on the signal")
+  await listMcpTools({}, { signal: controller.signal })
+  assert.equal(getEventListeners(controller.signal, "abort").length, 0)
   controller.abort()
   assert.equal((await toolkit.execute("skill", { name: "a" })).isError, false, "aborting after the load does not touch the toolkit")
   assertCode(await rejection(createToolkit({ signal: "soon" })), "invalid_options")
