@@ -1,12 +1,13 @@
 // Deno: the build compiled for speed, as Node gets it (a Deno program reads the package from
 // disk, so the larger module costs no download): node-esm/'s web glue, instantiated from
 // node/toolnexus_bg.wasm by its file: URL with top-level await. No init() call is needed.
-import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient } from "./node-esm/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient, __skillTexts } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
 import { defineToolWith } from "./define-tool.js"
 import { inProcessWith } from "./in-process.js"
+import { decoratorsWith } from "./decorate.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
 installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
@@ -20,3 +21,7 @@ export const httpTool = httpToolWith(defineModuleTool)
 export const defineTool = defineToolWith(defineModuleTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// tool and collectTools (SPEC §6) are plain JavaScript (decorate.js) over defineTool.
+export const { tool, collectTools } = decoratorsWith(defineTool)
+// The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
+export const [SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = __skillTexts()

@@ -4,7 +4,7 @@ export * from "./errors.js"
 export * from "./define-tool.js"
 // define-tool.js's defineTool (typed from its schema) is the one the entries export.
 export { defineTool } from "./define-tool.js"
-import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool, InProcessOptions, Client } from "./web/toolnexus.js"
+import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool, InProcessOptions, Client, JSONSchema } from "./web/toolnexus.js"
 
 /**
  * Declares an HTTP endpoint as a tool (`source: "http"`). `{placeholders}` in `url` are filled
@@ -41,6 +41,40 @@ export declare function httpTool(options: HttpToolOptions): Tool
  * ```
  */
 export declare function createInProcessClient(options: InProcessOptions): Client
+
+/**
+ * A decorator that makes the decorated method (or function) a tool (SPEC §6): named
+ * `options.name`, else the method's (or function's) name, else the key {@link collectTools}
+ * finds an anonymous function under; `options.inputSchema`, else `defineTool`'s default.
+ * TC39 decorators (TypeScript 5 without `experimentalDecorators`), or a plain call on a
+ * function. A bad name or schema throws where it is applied (`code` `"invalid_tool"`).
+ *
+ * ```ts
+ * class Maths { @tool("Adds a and b") add({ a, b }: { a: number; b: number }) { return String(a + b) } }
+ * const toolkit = await createToolkit({ extraTools: collectTools(new Maths()) })
+ * const helpers = { shout: tool("Upper-cases text")(function shout(args: { text: string }) { return args.text.toUpperCase() }) }
+ * ```
+ */
+export declare function tool(
+  description: string,
+  options?: { name?: string; inputSchema?: JSONSchema },
+): <F extends (...args: never[]) => unknown>(
+  value: F,
+  context?: { name?: string | symbol; addInitializer?(initializer: (this: never) => void): void },
+) => F
+
+/**
+ * The tools {@link tool} made for `object`: an instance's decorated methods (each called on
+ * the instance), then its own properties that are decorated functions.
+ */
+export declare function collectTools(object: object): Tool[]
+
+// full build only: begin (the lean core, toolnexus-wasm/core, has no skills)
+/** The preamble `skillsPrompt()` starts with when a skill has a description (byte for byte the reference port's). */
+export declare const SKILLS_PROMPT_PREAMBLE: string
+/** The `skill` tool's description (byte for byte the reference port's). */
+export declare const SKILL_TOOL_DESCRIPTION: string
+// full build only: end
 
 declare module "./web/toolnexus.js" {
   interface Toolkit {

@@ -19,5 +19,9 @@ toolnexus.httpTool = require("./http-tool.cjs").httpToolWith(toolnexus.defineToo
 toolnexus.defineTool = require("./define-tool.cjs").defineToolWith(toolnexus.defineTool)
 // createInProcessClient is plain JavaScript (in-process.cjs) over this module's createClient.
 toolnexus.createInProcessClient = require("./in-process.cjs").inProcessWith(toolnexus.createClient)
+// tool and collectTools (SPEC §6) are plain JavaScript (decorate.cjs) over defineTool.
+Object.assign(toolnexus, require("./decorate.cjs").decoratorsWith(toolnexus.defineTool))
+// The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
+;[toolnexus.SKILLS_PROMPT_PREAMBLE, toolnexus.SKILL_TOOL_DESCRIPTION] = toolnexus.__skillTexts()
 
 module.exports = toolnexus

@@ -3,12 +3,13 @@
 // glue, node/toolnexus_bg.wasm its module. Deno loads it too (deno.js); browsers and bundlers
 // get the smaller web/.
 import { readFileSync } from "node:fs"
-import { initSync, Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient } from "./node-esm/toolnexus.js"
+import { initSync, Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient, __skillTexts } from "./node-esm/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
 import { defineToolWith } from "./define-tool.js"
 import { inProcessWith } from "./in-process.js"
+import { decoratorsWith } from "./decorate.js"
 
 initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
 installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
@@ -22,3 +23,7 @@ export const httpTool = httpToolWith(defineModuleTool)
 export const defineTool = defineToolWith(defineModuleTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// tool and collectTools (SPEC §6) are plain JavaScript (decorate.js) over defineTool.
+export const { tool, collectTools } = decoratorsWith(defineTool)
+// The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
+export const [SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = __skillTexts()

@@ -18,5 +18,7 @@ toolnexus.httpTool = require("../http-tool.cjs").httpToolWith(toolnexus.defineTo
 toolnexus.defineTool = require("../define-tool.cjs").defineToolWith(toolnexus.defineTool)
 // createInProcessClient is plain JavaScript (in-process.cjs) over this module's createClient.
 toolnexus.createInProcessClient = require("../in-process.cjs").inProcessWith(toolnexus.createClient)
+// tool and collectTools (SPEC §6) are plain JavaScript (decorate.cjs) over defineTool.
+Object.assign(toolnexus, require("../decorate.cjs").decoratorsWith(toolnexus.defineTool))
 
 module.exports = toolnexus

@@ -8,6 +8,7 @@ import { InMemoryConversationStore } from "../stores.js"
 import { httpToolWith } from "../http-tool.js"
 import { defineToolWith } from "../define-tool.js"
 import { inProcessWith } from "../in-process.js"
+import { decoratorsWith } from "../decorate.js"
 
 initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
 installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
@@ -21,3 +22,5 @@ export const httpTool = httpToolWith(defineModuleTool)
 export const defineTool = defineToolWith(defineModuleTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// tool and collectTools (SPEC §6) are plain JavaScript (decorate.js) over defineTool.
+export const { tool, collectTools } = decoratorsWith(defineTool)

@@ -143,6 +143,17 @@ pub fn empty_schema() -> Value {
     crate::json_value!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
+/// The schema `defineTool` gives a tool that declares none, as the reference port does: an
+/// object with no declared properties, so any object of arguments is accepted.
+///
+/// ```
+/// # use toolnexus::core::spec::open_schema;
+/// assert!(open_schema().get("additionalProperties").is_none());
+/// ```
+pub fn open_schema() -> Value {
+    crate::json_value!({"type": "object", "properties": {}})
+}
+
 fn check_name(name: &str) -> Result<(), SpecError> {
     if name.is_empty() {
         return Err(SpecError::EmptyName);

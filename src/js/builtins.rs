@@ -188,3 +188,48 @@ impl Regex for CompiledRegExp {
             .collect()
     }
 }
+
+/// The built-in tools (SPEC §4A) as `Tool`s, without a toolkit: `read`, `write`, `edit`,
+/// `grep`, `glob`, `apply_patch`, `webfetch`, `todowrite`, `question`, and `bash` where the
+/// runtime can run processes. `options` takes the `fs` and `exec` of `createToolkit`; bad ones
+/// throw `invalid_options` (or `unsupported`).
+///
+/// ```js
+/// const read = createBuiltinTools().find((t) => t.name === "read")
+/// await read.execute({ path: "README.md" })
+/// ```
+#[wasm_bindgen(js_name = createBuiltinTools, unchecked_return_type = "Tool[]")]
+pub fn create_builtin_tools(
+    #[wasm_bindgen(unchecked_optional_param_type = "BuiltinToolsOptions")] options: JsValue,
+) -> Result<js_sys::Array, JsValue> {
+    Ok(builtin_tools(&options)?
+        .into_iter()
+        .map(|tool| JsValue::from(super::tool::ToolHandle::new(tool)))
+        .collect())
+}
+
+/// Whether a `builtins` config leaves the built-in source on: absent is on, a boolean is
+/// itself, and in an object `disabled: true` wins over everything, then `enabled: false`.
+///
+/// ```js
+/// builtinsEnabled({ enabled: true, disabled: true }) // false
+/// ```
+#[wasm_bindgen(js_name = builtinsEnabled)]
+pub fn builtins_enabled(
+    #[wasm_bindgen(unchecked_optional_param_type = "BuiltinsConfig")] config: JsValue,
+) -> Result<bool, JsValue> {
+    use crate::core::json::value::Value;
+    match super::convert::to_json(&config) {
+        Ok(Value::Null) => Ok(true),
+        Ok(value @ (Value::Bool(_) | Value::Object(_))) => {
+            Ok(crate::core::builtin_toggle::enabled(Some(&value)))
+        }
+        _ => Err(js_error(
+            "invalid_options",
+            &format!(
+                "builtinsEnabled: expected a boolean or {{enabled?, disabled?, tools?}}, got {}",
+                type_name(&config)
+            ),
+        )),
+    }
+}

@@ -187,6 +187,47 @@ pub fn signal_of(value: &JsValue) -> Result<Option<Rc<JsSignal>>, String> {
         .ok_or_else(|| "ctx.signal must be an AbortSignal".to_owned())
 }
 
+/// The `signal` option of a loading export (`createToolkit`, `loadMcp`, `listMcpTools`):
+/// `None` when absent, the coded error `invalid_options` when it is not an `AbortSignal`.
+pub fn signal_option(options: &JsValue, what: &str) -> Result<Option<Rc<JsSignal>>, JsValue> {
+    signal_of(&get(options, "signal")).map_err(|_| {
+        js_error(
+            "invalid_options",
+            &format!("{what}: signal must be an AbortSignal"),
+        )
+    })
+}
+
+/// Runs `work` until it finishes or `signal` fires, whichever is first: an already-aborted
+/// signal never starts it, and a signal that fires drops it (which ends what it started: a
+/// dropped server process is killed). The abort is the coded error `aborted`.
+pub async fn unless_aborted<T>(
+    work: impl std::future::Future<Output = T>,
+    signal: Option<Rc<JsSignal>>,
+    what: &str,
+) -> Result<T, JsValue> {
+    let aborted = |signal: &JsSignal| {
+        let reason = signal.reason();
+        let why = if reason.is_empty() {
+            String::new()
+        } else {
+            format!(": {reason}")
+        };
+        js_error("aborted", &format!("{what} was aborted{why}"))
+    };
+    let Some(signal) = signal else {
+        return Ok(work.await);
+    };
+    if signal.is_aborted() {
+        return Err(aborted(&signal));
+    }
+    let work = std::pin::pin!(work);
+    match futures_util::future::select(work, signal.wait()).await {
+        futures_util::future::Either::Left((done, _)) => Ok(done),
+        futures_util::future::Either::Right(((), _)) => Err(aborted(&signal)),
+    }
+}
+
 thread_local! {
     /// This instance's prefix, from `crypto.getRandomValues` (`None` without it). Node loads
     /// its web crypto module on the first read of `globalThis.crypto` (1-5 ms, once per

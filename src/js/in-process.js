@@ -14,6 +14,12 @@ const WHAT = "createInProcessClient"
 
 const invalid = (message) => storeError("invalid_options", message)
 
+// The reference port's texts, word for word (its tests match them).
+const NEEDS_GENERATE = "toolnexus: createInProcessClient requires a `generate` function"
+const NO_STREAMING =
+  "toolnexus: createInProcessClient does not support streaming — `generate` returns a complete answer. " +
+  "Use the non-streaming run, or supply a `fetch`/transport that streams."
+
 /** A refusal the module reads as final: `the in-process model failed: <message>`. */
 function refused(message) {
   const error = new Error(message)
@@ -88,7 +94,7 @@ async function answer(generate, init) {
     throw refused(`the request body is not JSON: ${errorText(thrown)}`)
   }
   if (body.stream === true) {
-    throw refused("createInProcessClient does not stream: `generate` returns a complete answer; use run() or ask()")
+    throw refused(NO_STREAMING)
   }
   let out
   try {
@@ -119,8 +125,8 @@ export function inProcessWith(createClient) {
    */
   return function createInProcessClient(options) {
     const generate = options !== null && (typeof options === "object" || typeof options === "function") ? options.generate : undefined
-    if (generate === undefined || generate === null) throw invalid(`${WHAT} requires a generate function`)
-    if (typeof generate !== "function") throw invalid(`${WHAT}: generate must be a function, got ${typeName(generate)}`)
+    if (generate === undefined || generate === null) throw invalid(NEEDS_GENERATE)
+    if (typeof generate !== "function") throw invalid(`${NEEDS_GENERATE}, got ${typeName(generate)}`)
     // The caller's options (own and inherited, as the module reads them) under the transport's.
     const forwarded = Object.assign(Object.create(options), {
       baseUrl: BASE_URL,

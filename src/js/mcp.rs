@@ -11,12 +11,12 @@ use wasm_bindgen::prelude::*;
 use super::callbacks::JsWaitFor;
 use super::client_options::env_var;
 use super::convert::{error_text, from_json, get, js_error, to_json, type_name};
-use super::host::JsClock;
+use super::host::{signal_option, unless_aborted, JsClock};
 use super::mcp_deno::DenoProcess;
 use super::mcp_http::McpFetch;
 use super::mcp_process::NodeProcess;
 use crate::core::client::hooks::WaitFor;
-use crate::core::mcp::config::{parse_config, ServerEntry};
+use crate::core::mcp::config::{expand_env, parse_config, server_values, ServerEntry};
 use crate::core::mcp::load::EnvLookup;
 use crate::core::mcp::process::Process;
 use crate::core::mcp::tool::listed;
@@ -200,32 +200,37 @@ pub fn errors_object(servers: &[ServerState]) -> Result<JsValue, JsValue> {
 }
 
 /// Reads an MCP config: the server map under `mcpServers`, `servers` or `mcp` (or the object
-/// itself, minus `builtins`, `agents`, `a2a` and `mcpServer`), each server normalized (`type`
-/// inferred, `command` as one array, `enabled`, `timeout` defaulting to 30000). In Node and
-/// Deno `input` may be a file path. Throws (`code: "invalid_config"`) on a config or a server
-/// entry that cannot be used. Header values are returned unexpanded.
+/// itself, minus `builtins`, `agents`, `a2a` and `mcpServer`), each server entry as given (as
+/// the reference port returns it: nothing added, header values unexpanded). In Node and Deno
+/// `input` may be a file path. Every entry is checked as a toolkit would read it: a config or
+/// a server entry that cannot be used throws (`code: "invalid_config"`).
 ///
 /// ```js
 /// parseMcpConfig({ mcpServers: { docs: { url: "https://example.com/mcp" } } })
-/// // { docs: { type: "remote", url: "https://example.com/mcp", enabled: true, timeout: 30000 } }
+/// // { docs: { url: "https://example.com/mcp" } }
 /// ```
-#[wasm_bindgen(js_name = parseMcpConfig, unchecked_return_type = "Record<string, McpServerConfig>")]
+#[wasm_bindgen(js_name = parseMcpConfig, unchecked_return_type = "Record<string, McpServerInput>")]
 pub fn parse_mcp_config(
     #[wasm_bindgen(unchecked_param_type = "string | McpConfigInput")] input: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let mut map = Map::new();
-    for entry in entries(&input)? {
+    let json = config_json(&input)?;
+    for entry in parse_config(&json).map_err(|why| invalid(&why))? {
         if let Err(why) = &entry.config {
             return Err(invalid(&format!("MCP server \"{}\": {why}", entry.name)));
         }
-        map.insert(entry.name.clone(), entry.to_json());
     }
+    let servers = server_values(&json).map_err(|why| invalid(&why))?;
+    let map: Map<String, Value> = servers
+        .into_iter()
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
     from_json(&Value::Object(map))
 }
 
 /// Connects to every enabled server, lists its tools (unfiltered, under their own names) and
 /// disconnects. Never rejects for a server's sake: a server that fails is `"failed"` in
-/// `status`, with its reason in `errors`.
+/// `status`, with its reason in `errors`. With `signal`, an already-aborted signal rejects at
+/// once and one that fires stops the listing (code `"aborted"`; started servers are stopped).
 ///
 /// ```js
 /// const { tools, status, errors } = await listMcpTools({ mcpServers: { docs: { url } } })
@@ -237,10 +242,13 @@ pub fn list_mcp_tools(
     #[wasm_bindgen(unchecked_optional_param_type = "McpListOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
-    let planned = entries(&input).and_then(|e| Ok((e, host(&options, None)?)));
+    let planned = entries(&input).and_then(|e| {
+        let signal = signal_option(&options, "listMcpTools")?;
+        Ok((e, host(&options, None)?, signal))
+    });
     crate::js::promise::promise(async move {
-        let (entries, host) = planned?;
-        let servers = inventory(&entries, &host).await;
+        let (entries, host, signal) = planned?;
+        let servers = unless_aborted(inventory(&entries, &host), signal, "listMcpTools").await?;
         let mut tools = Map::new();
         for server in servers.iter().filter(|s| s.status == Status::Connected) {
             let infos: Vec<Value> = server
@@ -259,4 +267,187 @@ pub fn list_mcp_tools(
         super::host::set(&out, "errors", &errors_object(&servers)?);
         Ok(out)
     })
+}
+
+/// What [`loadMcp`](load_mcp) resolves to: the servers' tools, their status, and `close()`.
+///
+/// ```js
+/// const mcp = await loadMcp({ mcpServers: { docs: { url } } })
+/// mcp.tools.map((t) => t.name) // ["docs_search"]
+/// await mcp.close()
+/// ```
+#[wasm_bindgen(js_name = McpSource)]
+pub struct McpSourceHandle {
+    source: Rc<McpSource>,
+    tools: js_sys::Array,
+}
+
+#[wasm_bindgen(js_class = McpSource)]
+impl McpSourceHandle {
+    /// The tools of the connected servers (`<server>_<tool>`), in config order.
+    #[wasm_bindgen(getter, unchecked_return_type = "Tool[]")]
+    pub fn tools(&self) -> js_sys::Array {
+        self.tools.slice(0, self.tools.length())
+    }
+
+    /// `{server: "connected" | "disabled" | "failed"}` in config order.
+    #[wasm_bindgen(getter, unchecked_return_type = "Record<string, McpStatus>")]
+    pub fn status(&self) -> Result<JsValue, JsValue> {
+        status_object(&self.source.servers)
+    }
+
+    /// `{server: why it failed}` for every failed server.
+    #[wasm_bindgen(getter, unchecked_return_type = "Record<string, string>")]
+    pub fn errors(&self) -> Result<JsValue, JsValue> {
+        errors_object(&self.source.servers)
+    }
+
+    /// Ends every session (a DELETE for remote servers, stopping local ones).
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn close(&self) -> js_sys::Promise {
+        let closing = self.source.close();
+        crate::js::promise::promise(async move {
+            closing.await;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+}
+
+/// Connects to every enabled server of an MCP config and makes each listed tool a `Tool`
+/// (what `createToolkit({mcpConfig})` does, without a toolkit). A server that fails is
+/// isolated (`"failed"` in `status`, a console warning); the load rejects only for a config
+/// that cannot be read (`invalid_config`) or when `signal` fires (`aborted`, the servers it
+/// started are stopped). `waitFor` answers servers' elicitations; `env` replaces the runtime's
+/// environment for `${NAME}` in headers.
+///
+/// ```js
+/// const mcp = await loadMcp("./mcp.json", { signal: AbortSignal.timeout(10_000) })
+/// const toolkit = await createToolkit({ extraTools: mcp.tools })
+/// ```
+#[wasm_bindgen(js_name = loadMcp, unchecked_return_type = "Promise<McpSource>")]
+pub fn load_mcp(
+    #[wasm_bindgen(unchecked_param_type = "string | McpConfigInput")] input: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "LoadMcpOptions")] options: Option<JsValue>,
+) -> js_sys::Promise {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    let planned = (|| {
+        let entries = entries(&input)?;
+        let wait_for = match get(&options, "waitFor") {
+            f if f.is_function() => Some(Rc::new(JsWaitFor(f.unchecked_into())) as Rc<dyn WaitFor>),
+            f if f.is_undefined() || f.is_null() => None,
+            _ => {
+                return Err(js_error(
+                    "invalid_options",
+                    "loadMcp: waitFor must be a function",
+                ))
+            }
+        };
+        let signal = signal_option(&options, "loadMcp")?;
+        Ok((
+            McpPlan {
+                entries,
+                host: host(&options, wait_for)?,
+            },
+            signal,
+        ))
+    })();
+    crate::js::promise::promise(async move {
+        let (plan, signal) = planned?;
+        let source = Rc::new(unless_aborted(plan.load(), signal, "loadMcp").await?);
+        let tools: js_sys::Array = source
+            .tools
+            .iter()
+            .map(|tool| JsValue::from(super::tool::ToolHandle::new(tool.clone())))
+            .collect();
+        Ok(McpSourceHandle { source, tools }.into())
+    })
+}
+
+/// Expands `${NAME}` in each header value from the runtime's environment (`process.env`,
+/// `Deno.env`), or from `env` when given; an unset name becomes the empty string. `undefined`
+/// stays `undefined`. The values are never logged; a header that is not a string throws
+/// `invalid_options` naming the header, never its value.
+///
+/// ```js
+/// expandEnvHeaders({ Authorization: "Bearer ${API_TOKEN}" }) // { Authorization: "Bearer s3cret" }
+/// ```
+#[wasm_bindgen(js_name = expandEnvHeaders, unchecked_return_type = "Record<string, string> | undefined")]
+pub fn expand_env_headers(
+    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] headers: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] env: JsValue,
+) -> Result<JsValue, JsValue> {
+    if headers.is_undefined() || headers.is_null() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    let refuse = |why: &str| js_error("invalid_options", &format!("expandEnvHeaders: {why}"));
+    let Ok(Value::Object(map)) = to_json(&headers) else {
+        return Err(refuse(&format!(
+            "headers must be an object of strings, got {}",
+            type_name(&headers)
+        )));
+    };
+    let options: JsValue = Object::new().into();
+    super::host::set(&options, "env", &env);
+    let (lookup, _) =
+        environment(&options).map_err(|_| refuse("env must be an object of strings"))?;
+    let mut out = Map::new();
+    for (name, value) in map {
+        let Value::String(value) = value else {
+            return Err(refuse(&format!("header \"{name}\" must be a string")));
+        };
+        out.insert(name, Value::String(expand_env(&value, &*lookup)));
+    }
+    from_json(&Value::Object(out))
+}
+
+/// The `Request` an MCP `elicitation/create` becomes (the bridge onto `waitFor`): form mode is
+/// `kind: "input"` with `data: {schema}`, URL mode `kind: "authorization"` with `url`.
+///
+/// ```js
+/// elicitationToRequest({ message: "Your name?", requestedSchema: schema })
+/// // { id: "elc-…", kind: "input", prompt: "Your name?", data: { schema } }
+/// ```
+#[wasm_bindgen(js_name = elicitationToRequest, unchecked_return_type = "Request")]
+pub fn elicitation_to_request(
+    #[wasm_bindgen(unchecked_param_type = "ElicitationParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params = match to_json(&params) {
+        Ok(value @ Value::Object(_)) => value,
+        _ => {
+            return Err(js_error(
+                "invalid_options",
+                &format!(
+                    "elicitationToRequest: params must be an object, got {}",
+                    type_name(&params)
+                ),
+            ))
+        }
+    };
+    let now = crate::core::host::Clock::now_ms(&JsClock);
+    crate::js::convert::record_to_js(&crate::core::mcp::elicit::to_request(&params, now))
+}
+
+/// The MCP `ElicitResult` for an `Answer`: `ok` accepts with `data` (or `{}`) as content, a
+/// `"declined"` reason declines, anything else cancels.
+///
+/// ```js
+/// answerToElicitResult({ id: "1", ok: true, data: { name: "Ada" } }) // { action: "accept", content: { name: "Ada" } }
+/// ```
+#[wasm_bindgen(js_name = answerToElicitResult, unchecked_return_type = "ElicitResult")]
+pub fn answer_to_elicit_result(
+    #[wasm_bindgen(unchecked_param_type = "Answer")] answer: JsValue,
+) -> Result<JsValue, JsValue> {
+    let answer = to_json(&answer).map_err(|why| {
+        js_error(
+            "invalid_options",
+            &format!("answerToElicitResult: the answer is not JSON data: {why}"),
+        )
+    })?;
+    // The answer is judged on its own: its `id` is the one it answers.
+    let id = answer
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    from_json(&crate::core::mcp::elicit::to_result(Ok(answer), &id))
 }

@@ -121,14 +121,16 @@ fn dirs_fs(fs: &JsValue, what: &str) -> Result<SharedFs, JsValue> {
     })
 }
 
-fn filter_of(options: &JsValue, what: &str) -> Result<Vec<(String, bool)>, JsValue> {
+/// The filter option (`skillsFilter` of `createToolkit`, `filter` of `loadSkills`) with the
+/// `disableSkills` names folded in.
+fn filter_of(options: &JsValue, what: &str, key: &str) -> Result<Vec<(String, bool)>, JsValue> {
     let bad = || {
         invalid(
             what,
-            "skillsFilter must be an object of booleans keyed by skill name",
+            &format!("{key} must be an object of booleans keyed by skill name"),
         )
     };
-    let filter = match to_json(&get(options, "skillsFilter")) {
+    let filter = match to_json(&get(options, key)) {
         Ok(Value::Null) => Vec::new(),
         Ok(Value::Object(map)) => map
             .into_iter()
@@ -147,14 +149,14 @@ fn filter_of(options: &JsValue, what: &str) -> Result<Vec<(String, bool)>, JsVal
     Ok(select::fold_disabled(filter, &disabled))
 }
 
-fn sample_limit_of(options: &JsValue, what: &str) -> Result<i64, JsValue> {
-    let value = get(options, "skillSampleLimit");
+fn sample_limit_of(options: &JsValue, what: &str, key: &str) -> Result<i64, JsValue> {
+    let value = get(options, key);
     if absent(&value) {
         return Ok(0);
     }
     match value.as_f64() {
         Some(n) if n.fract() == 0.0 && (-1.0..=1e9).contains(&n) => Ok(n as i64),
-        _ => Err(invalid(what, "skillSampleLimit must be a whole number: 0 (10 files), n > 0 (at most n) or -1 (no file list)")),
+        _ => Err(invalid(what, &format!("{key} must be a whole number: 0 (10 files), n > 0 (at most n) or -1 (no file list)"))),
     }
 }
 
@@ -181,8 +183,8 @@ pub fn prepare(options: &JsValue) -> Result<Option<SkillsConfig>, JsValue> {
         fs,
         defs: defs_of(&defs, what)?,
         provider: provider_of(&provider, what)?,
-        filter: filter_of(options, what)?,
-        sample_limit: sample_limit_of(options, what)?,
+        filter: filter_of(options, what, "skillsFilter")?,
+        sample_limit: sample_limit_of(options, what, "skillSampleLimit")?,
     }))
 }
 
@@ -207,38 +209,115 @@ pub async fn load(config: SkillsConfig) -> (SharedTool, String) {
 pub fn list_skills(
     #[wasm_bindgen(unchecked_param_type = "string | string[] | ListSkillsOptions")] input: JsValue,
 ) -> js_sys::Promise {
-    let what = "listSkills";
-    let config = (|| -> Result<SkillsConfig, JsValue> {
-        let by_dirs = input.is_string() || js_sys::Array::is_array(&input);
-        let (dirs, options) = if by_dirs {
-            (dirs_of(&input, what, "dirs")?, JsValue::UNDEFINED)
-        } else if input.is_object() {
-            (dirs_of(&get(&input, "dirs"), what, "dirs")?, input.clone())
-        } else {
-            return Err(invalid(
-                what,
-                &format!(
-                    "expected skill directories or {{dirs?, skills?, skillProvider?, fs?}}, got {}",
-                    type_name(&input)
-                ),
-            ));
-        };
-        let fs = if dirs.is_empty() {
-            None
-        } else {
-            Some(dirs_fs(&get(&options, "fs"), what)?)
-        };
-        Ok(SkillsConfig {
-            dirs,
-            fs,
-            defs: defs_of(&get(&options, "skills"), what)?,
-            provider: provider_of(&get(&options, "skillProvider"), what)?,
-            ..SkillsConfig::default()
-        })
-    })();
+    let config = input_config(&input, "listSkills", false);
     crate::js::promise::promise(async move {
         let (inventory, warnings) = skills::list(&config?).await;
         warnings.iter().for_each(|w| warn(w));
         from_json_text(&crate::core::json::text::to_text(&inventory.to_json()))
     })
+}
+
+/// The sources of `listSkills` / `loadSkills`: skill directories (a string or an array of
+/// strings), or `{dirs?, skills?, skillProvider?, fs?}` (with `filter?` and `sampleLimit?`
+/// when `shaping`, as `loadSkills` reads them).
+fn input_config(input: &JsValue, what: &str, shaping: bool) -> Result<SkillsConfig, JsValue> {
+    let by_dirs = input.is_string() || js_sys::Array::is_array(input);
+    let (dirs, options) = if by_dirs {
+        (dirs_of(input, what, "dirs")?, JsValue::UNDEFINED)
+    } else if input.is_object() {
+        (dirs_of(&get(input, "dirs"), what, "dirs")?, input.clone())
+    } else {
+        return Err(invalid(
+            what,
+            &format!(
+                "expected skill directories or {{dirs?, skills?, skillProvider?, fs?}}, got {}",
+                type_name(input)
+            ),
+        ));
+    };
+    let fs = if dirs.is_empty() {
+        None
+    } else {
+        Some(dirs_fs(&get(&options, "fs"), what)?)
+    };
+    let mut config = SkillsConfig {
+        dirs,
+        fs,
+        defs: defs_of(&get(&options, "skills"), what)?,
+        provider: provider_of(&get(&options, "skillProvider"), what)?,
+        ..SkillsConfig::default()
+    };
+    if shaping {
+        config.filter = filter_of(&options, what, "filter")?;
+        config.sample_limit = sample_limit_of(&options, what, "sampleLimit")?;
+    }
+    Ok(config)
+}
+
+/// What [`loadSkills`](load_skills) resolves to: the skills by name, the `skill` tool, and
+/// the system-prompt catalog.
+#[wasm_bindgen(js_name = SkillSource)]
+pub struct SkillSourceHandle {
+    set: Rc<skills::SkillSet>,
+    tool: JsValue,
+}
+
+#[wasm_bindgen(js_class = SkillSource)]
+impl SkillSourceHandle {
+    /// The skills (after the filter), by name, in discovery order.
+    #[wasm_bindgen(getter, unchecked_return_type = "Record<string, SkillInfo>")]
+    pub fn skills(&self) -> Result<JsValue, JsValue> {
+        let map = self
+            .set
+            .skills()
+            .iter()
+            .map(|skill| (skill.name.clone(), skill.to_json()))
+            .collect();
+        from_json_text(&crate::core::json::text::to_text(&Value::Object(map)))
+    }
+
+    /// The `skill` tool: loads one skill's instructions (and sampled files) by name.
+    #[wasm_bindgen(getter, unchecked_return_type = "Tool")]
+    pub fn tool(&self) -> JsValue {
+        self.tool.clone()
+    }
+
+    /// The Markdown catalog for the system prompt (`SKILLS_PROMPT_PREAMBLE` first), or
+    /// `"No skills are currently available."` when no skill has a description.
+    pub fn prompt(&self) -> String {
+        self.set.prompt()
+    }
+}
+
+/// Discovers skills (directories and/or data) and builds the `skill` tool, without a toolkit.
+/// `filter` is the allowlist of `createToolkit`'s `skillsFilter`, `sampleLimit` its
+/// `skillSampleLimit`. Directories are read asynchronously, so this resolves a Promise (the
+/// reference port's `loadSkills` returns the source itself).
+///
+/// ```js
+/// const source = await loadSkills({ skills: [{ name: "pdf", description: "PDF work", content: "…" }] })
+/// source.prompt() // "Skills provide specialized instructions…\n\n## Available Skills\n- **pdf**: PDF work"
+/// await source.tool.execute({ name: "pdf" })
+/// ```
+#[wasm_bindgen(js_name = loadSkills, unchecked_return_type = "Promise<SkillSource>")]
+pub fn load_skills(
+    #[wasm_bindgen(unchecked_param_type = "string | string[] | LoadSkillsOptions")] input: JsValue,
+) -> js_sys::Promise {
+    let config = input_config(&input, "loadSkills", true);
+    crate::js::promise::promise(async move {
+        let (set, warnings) = skills::load(config?).await;
+        warnings.iter().for_each(|w| warn(w));
+        let tool = super::tool::ToolHandle::new(set.tool()).into();
+        Ok(SkillSourceHandle { set, tool }.into())
+    })
+}
+
+/// The reference port's two skill texts, for the entries' `SKILLS_PROMPT_PREAMBLE` and
+/// `SKILL_TOOL_DESCRIPTION` constants (the core's own, not copies).
+#[wasm_bindgen(js_name = __skillTexts, skip_typescript)]
+pub fn skill_texts() -> js_sys::Array {
+    [skills::prompt::PREAMBLE, skills::DESCRIPTION]
+        .iter()
+        .map(|text| JsValue::from_str(text))
+        .collect()
 }

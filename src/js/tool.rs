@@ -335,7 +335,8 @@ impl ToolHandle {
 
 /// Turns a JS function into a tool (`source: "native"` unless given). `run(args, ctx)` may
 /// return a string, a `ToolResult`, or a Promise of either; a throw or rejection of anything
-/// becomes `{isError: true, output: <message>}`.
+/// becomes `{isError: true, output: <message>}`. Without `inputSchema` the tool takes
+/// `{type: "object", properties: {}}`: any object of arguments.
 ///
 /// ```js
 /// import { defineTool } from "toolnexus-wasm"
@@ -356,8 +357,12 @@ pub fn define_tool(
             "defineTool: options.run must be a function (args, ctx) => string | ToolResult | Promise",
         ));
     };
-    let spec = spec_from_js(&options, "native")
+    let mut spec = spec_from_js(&options, "native")
         .map_err(|why| js_error("invalid_tool", &format!("defineTool: {why}")))?;
+    let schema = get(&options, "inputSchema");
+    if schema.is_undefined() || schema.is_null() {
+        spec.input_schema = crate::core::spec::open_schema().into();
+    }
     let this = JsValue::UNDEFINED;
     Ok(ToolHandle::new(Rc::new(JsTool { spec, this, func })))
 }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{from_json_text, get, js_error, record_to_js, to_json, type_name};
-use super::host::JsClock;
+use super::host::{signal_option, unless_aborted, JsClock};
 use super::tool::{decode_call, tool_from_js, ToolHandle};
 #[cfg(not(feature = "full"))]
 use super::toolkit_lean as sources;
@@ -377,7 +377,9 @@ fn build(
 }
 
 /// Assembles a toolkit (SPEC §4). Resolves to a [`Toolkit`]; invalid options reject with an
-/// `Error` whose `code` says what kind of problem it is.
+/// `Error` whose `code` says what kind of problem it is. `signal` bounds the loading (skills,
+/// MCP servers): an already-aborted signal rejects at once, one that fires stops the load and
+/// the servers it started (code `"aborted"`).
 ///
 /// ```js
 /// import { createToolkit, defineTool } from "toolnexus-wasm"
@@ -388,9 +390,12 @@ pub fn create_toolkit(
     #[wasm_bindgen(unchecked_optional_param_type = "ToolkitOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
-    let planned = sources::plan(&options);
+    let planned = sources::plan(&options)
+        .and_then(|plan| Ok((plan, signal_option(&options, "createToolkit")?)));
     crate::js::promise::promise(async move {
-        let sources::Loaded { skill, mcp } = planned?.load().await;
+        let (plan, signal) = planned?;
+        let sources::Loaded { skill, mcp } =
+            unless_aborted(plan.load(), signal, "createToolkit").await?;
         match build(&options, skill, mcp.clone()) {
             Ok(handle) => {
                 let id = handle.id;

@@ -70,6 +70,11 @@ export interface ToolkitOptions {
   builtins?: BuiltinsConfig
   /** Final tool names to drop, across every source. */
   disableTools?: string[]
+  /**
+   * Bounds the loading (skills, MCP servers): already aborted, `createToolkit` rejects at once;
+   * fired during the load, it rejects promptly and stops the servers it started (code `"aborted"`).
+   */
+  signal?: AbortSignal
 }
 
 export type McpStatus = "connected" | "disabled" | "failed"

@@ -78,6 +78,9 @@ export type ExecFunction = (
   options: { workdir?: string; timeout: number },
 ) => ExecResult | Promise<ExecResult>
 
+/** Options of {@link createBuiltinTools}: the `fs` and `exec` of {@link ToolkitOptions}. */
+export type BuiltinToolsOptions = Pick<ToolkitOptions, "fs" | "exec">
+
 export interface ToolkitOptions {
   /**
    * The filesystem of `read`, `write`, `edit`, `grep`, `glob` and `apply_patch`: a fresh

@@ -70,7 +70,31 @@ export interface McpInventory {
 export interface McpListOptions {
   /** Variables for `${ENV_VAR}` in headers (default: the runtime's environment). */
   env?: Record<string, string>
+  /** Already aborted, the listing rejects at once; fired, it stops promptly (code `"aborted"`). */
+  signal?: AbortSignal
 }
+
+/** Options of {@link loadMcp}. */
+export interface LoadMcpOptions extends McpListOptions {
+  /** Answers the servers' elicitations; without it they are not advertised. */
+  waitFor?: (request: Request) => Answer | Promise<Answer>
+}
+
+/** The params of an MCP `elicitation/create` request. */
+export interface ElicitationParams {
+  message?: string
+  /** Form mode: the JSON Schema of what is asked. */
+  requestedSchema?: JSONSchema
+  /** `"url"` for URL mode (an authorization in a browser); form mode otherwise. */
+  mode?: "form" | "url" | (string & {})
+  url?: string
+}
+
+/** The MCP `ElicitResult` an answer becomes. */
+export type ElicitResult =
+  | { action: "accept"; content: Record<string, unknown> }
+  | { action: "decline" }
+  | { action: "cancel" }
 
 export interface ToolkitOptions {
   /** MCP servers: a parsed config object, or (Node, Deno) the path of a JSON config file. */

@@ -49,6 +49,14 @@ export interface ListSkillsOptions {
   fs?: "node" | "deno" | MemoryFileSystem | ToolnexusFs | NodeFsPromises
 }
 
+/** The sources and shaping {@link loadSkills} reads. */
+export interface LoadSkillsOptions extends ListSkillsOptions {
+  /** Which skills to keep: any `true` makes it an allowlist, else `false` entries drop skills. */
+  filter?: Record<string, boolean>
+  /** Files listed by the `skill` tool: `0` ⇒ 10, `n > 0` ⇒ at most `n`, `-1` ⇒ no file list. */
+  sampleLimit?: number
+}
+
 export interface ToolkitOptions {
   /** Skills as data. */
   skills?: SkillDef[]

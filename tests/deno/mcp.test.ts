@@ -45,7 +45,8 @@ Deno.test("a config file, a Deno.Command stdio server, and a remote server over 
         gone: { command: "/no/such/program" },
       },
     }))
-    equal(parseMcpConfig(file).local.type, "local")
+    // The entries as written (the reference port's parseMcpConfig adds nothing).
+    equal(parseMcpConfig(file).local, { command: [node, stdioScript], environment: { MCP_TEST_GREETING: "Hallo" } })
     const toolkit = await createToolkit({
       mcpConfig: file,
       builtins: false,

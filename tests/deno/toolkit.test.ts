@@ -1,5 +1,5 @@
 // Runs in a temp Deno project whose node_modules holds the packed toolnexus-wasm (see run.sh).
-import { createToolkit, defineTool, toOpenAI } from "toolnexus-wasm"
+import { createToolkit, defineTool, toOpenAI, tool, collectTools, loadSkills, SKILLS_PROMPT_PREAMBLE } from "toolnexus-wasm"
 
 // No std library download: three small assertions are enough here.
 const assert = {
@@ -94,4 +94,19 @@ Deno.test("toolnexus-wasm/core: the lean build loads through the deno condition 
   assert.equal(result.text, "saw Hello, Deno!")
   assert.deepEqual(toolkit.tools().map((t) => t.name), ["greet"])
   assert.equal("listSkills" in core, false)
+})
+
+Deno.test("the reference port's helpers: tool / collectTools, loadSkills and its preamble, a signal", async () => {
+  const helpers = { shout: tool("Upper-cases text")(({ text }: { text: string }) => text.toUpperCase()) }
+  const [shout] = collectTools(helpers)
+  assert.deepEqual(await shout.execute({ text: "hey" }), { output: "HEY", isError: false })
+  const source = await loadSkills({ skills: [{ name: "pdf", description: "PDF work", content: "x" }] })
+  assert.equal(source.prompt(), `${SKILLS_PROMPT_PREAMBLE}\n\n## Available Skills\n- **pdf**: PDF work`)
+  let code = ""
+  try {
+    await createToolkit({ signal: AbortSignal.abort() })
+  } catch (error) {
+    code = (error as { code?: string }).code ?? ""
+  }
+  assert.equal(code, "aborted")
 })

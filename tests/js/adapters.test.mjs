@@ -101,9 +101,9 @@ test("adapters follow the toolkit: registration order, disableTools, fresh value
   assert.deepEqual(dropped.toGemini()[0].functionDeclarations.map((d) => d.name), ["search-docs"])
 })
 
-test("a tool without a schema gets the empty object schema in every adapter", () => {
+test("a tool without a schema gets the reference's default object schema in every adapter", () => {
   const bare = defineTool({ name: "ping", run: () => "pong" })
-  const empty = '{"type":"object","properties":{},"additionalProperties":false}'
+  const empty = '{"type":"object","properties":{}}'
   assert.equal(JSON.stringify(toOpenAI([bare])), `[{"type":"function","function":{"name":"ping","description":"","parameters":${empty}}}]`)
   assert.equal(JSON.stringify(toAnthropic([bare])), `[{"name":"ping","description":"","input_schema":${empty}}]`)
   assert.equal(JSON.stringify(toGemini([bare])), `[{"functionDeclarations":[{"name":"ping","description":"","parameters":${empty}}]}]`)

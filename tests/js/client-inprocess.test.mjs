@@ -239,7 +239,25 @@ test("missing or mistyped generate/model throws invalid_options", () => {
   for (const options of [{ model: "m" }, { model: "m", generate: "x" }, { generate: () => ({}) }, { model: 5, generate: () => ({}) }, undefined]) {
     assertCode(thrown(() => createInProcessClient(options)), "invalid_options")
   }
+  // The reference port's text, word for word.
   const error = thrown(() => createInProcessClient({ model: "m" }))
-  assert.match(error.message, /generate/)
+  assert.equal(error.message, "toolnexus: createInProcessClient requires a `generate` function")
+  assert.match(thrown(() => createInProcessClient({ model: "m", generate: "x" })).message, /^toolnexus: createInProcessClient requires a `generate` function, got string$/)
   assertCode(thrown(() => createInProcessClient({ model: "m", generate: () => ({}), retries: -1 })), "invalid_options")
+})
+
+test("streaming is refused with the reference port's text, never faked as one chunk", async () => {
+  let calls = 0
+  const client = createInProcessClient({ model: "m", generate: () => (calls++, { content: "x" }) })
+  const error = await rejection((async () => {
+    for await (const event of client.stream("hi", { toolkit })) void event
+  })())
+  assert.ok(
+    error.message.includes(
+      "toolnexus: createInProcessClient does not support streaming — `generate` returns a complete answer. " +
+        "Use the non-streaming run, or supply a `fetch`/transport that streams.",
+    ),
+    error.message,
+  )
+  assert.equal(calls, 0, "generate never ran")
 })

@@ -4,7 +4,8 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { createToolkit, defineTool, toOpenAI, Tool } from "../../pkg/node.mjs"
 
-const EMPTY_SCHEMA = { type: "object", properties: {}, additionalProperties: false }
+// The reference port's default: an object with no declared properties (any arguments).
+const DEFAULT_SCHEMA = { type: "object", properties: {} }
 
 async function outcome(run) {
   return defineTool({ name: "t", description: "d", run }).execute({})
@@ -27,7 +28,7 @@ test("defaults: description empty, source native, the empty object schema", () =
   const tool = defineTool({ name: "bare", run: () => "" })
   assert.equal(tool.description, "")
   assert.equal(tool.source, "native")
-  assert.deepEqual(tool.inputSchema, EMPTY_SCHEMA)
+  assert.deepEqual(tool.inputSchema, DEFAULT_SCHEMA)
 })
 
 test("the schema is copied in and handed out as a fresh copy", () => {
@@ -262,4 +263,14 @@ test("arguments are checked against a schema given as text the first time the to
   assert.equal(low.isError, true)
   assert.match(low.output, /n/)
   assert.equal((await tool.execute({})).isError, true)
+})
+
+test("without inputSchema a tool takes any arguments, as the reference port's does", async () => {
+  const add = defineTool({ name: "add", description: "", run: ({ a, b }) => `${a + b}` })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [add] })
+  assert.deepEqual(await toolkit.execute("add", { a: 2, b: 3 }), { output: "5", isError: false })
+  assert.deepEqual(toOpenAI([add])[0].function.parameters, DEFAULT_SCHEMA)
+  const declared = defineTool({ name: "strict", inputSchema: { type: "object", properties: {}, additionalProperties: false }, run: () => "" })
+  const refused = await (await createToolkit({ builtins: false, extraTools: [declared] })).execute("strict", { a: 1 })
+  assert.equal(refused.isError, true, "a declared closed schema is still enforced")
 })

@@ -1,6 +1,6 @@
-// parseMcpConfig: the wrappers, the reserved sibling sections, type inference, the
-// enabled/disabled precedence, the default timeout, normalized commands, a config file read
-// from disk, and clear errors (code "invalid_config") for what cannot be used.
+// parseMcpConfig: the wrappers, the reserved sibling sections, the entries as given (as the
+// reference port returns them), a config file read from disk, and clear errors
+// (code "invalid_config") for what cannot be used.
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -21,34 +21,35 @@ test("without a wrapper, builtins / agents / a2a / mcpServer are other sections,
   assert.deepEqual(Object.keys(parseMcpConfig(config)), ["docs"])
 })
 
-test("type is inferred, commands are one array, enabled and timeout are filled in", () => {
-  const parsed = parseMcpConfig({
-    mcpServers: {
-      remote: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
-      claude: { command: "npx", args: ["-y", "server"], env: { A: "1" } },
-      opencode: { type: "local", command: ["node", "srv.js"], environment: { B: "2" }, cwd: "/w", timeout: 5000 },
-      vscode: { type: "http", url: "http://v" },
-      off: { url: "http://o", disabled: true },
-      alsoOff: { url: "http://o", enabled: false, disabled: false },
-      filtered: { url: "http://f", tools: { search: true } },
-    },
-  })
-  assert.deepEqual(parsed, {
-    remote: { type: "remote", url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" }, enabled: true, timeout: 30000 },
-    claude: { type: "local", command: ["npx", "-y", "server"], environment: { A: "1" }, enabled: true, timeout: 30000 },
-    opencode: { type: "local", command: ["node", "srv.js"], environment: { B: "2" }, cwd: "/w", enabled: true, timeout: 5000 },
-    vscode: { type: "remote", url: "http://v", enabled: true, timeout: 30000 },
-    off: { type: "remote", url: "http://o", enabled: false, timeout: 30000 },
-    alsoOff: { type: "remote", url: "http://o", enabled: false, timeout: 30000 },
-    filtered: { type: "remote", url: "http://f", enabled: true, timeout: 30000, tools: { search: true } },
-  })
+test("each server entry comes back as given: nothing inferred, filled in or expanded", () => {
+  const servers = {
+    remote: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+    claude: { command: "npx", args: ["-y", "server"], env: { A: "1" } },
+    opencode: { type: "local", command: ["node", "srv.js"], environment: { B: "2" }, cwd: "/w", timeout: 5000 },
+    vscode: { type: "http", url: "http://v" },
+    off: { url: "http://o", disabled: true },
+    alsoOff: { url: "http://o", enabled: false, disabled: false },
+    filtered: { url: "http://f", tools: { search: true } },
+  }
+  const parsed = parseMcpConfig({ mcpServers: servers })
+  assert.deepEqual(parsed, servers)
+  assert.notEqual(parsed.remote, servers.remote, "a copy, not the caller's objects")
+  // The reference port's own case: every wrapper, and the bare map.
+  const s = { foo: { command: ["x"] } }
+  for (const input of [{ mcpServers: s }, { servers: s }, { mcp: s }, s]) assert.deepEqual(parseMcpConfig(input), s)
+})
+
+test("a toolkit still reads the entries normalized: an inferred remote, a disabled entry", async () => {
+  const toolkit = await createToolkit({ builtins: false, mcpConfig: { off: { url: "http://127.0.0.1:9/mcp", disabled: true } } })
+  assert.deepEqual(toolkit.mcpStatus(), { off: "disabled" })
+  await toolkit.close()
 })
 
 test("a file path is read and parsed (Node)", () => {
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-mcp-"))
   const file = join(dir, "mcp.json")
   writeFileSync(file, JSON.stringify({ mcpServers: { docs: { url: "http://docs" } } }))
-  assert.deepEqual(parseMcpConfig(file), { docs: { type: "remote", url: "http://docs", enabled: true, timeout: 30000 } })
+  assert.deepEqual(parseMcpConfig(file), { docs: { url: "http://docs" } })
   writeFileSync(file, "{ not json")
   const bad = assertCode(thrown(() => parseMcpConfig(file)), "invalid_config")
   assert.match(bad.message, /^the MCP config file .*mcp\.json is not valid JSON: /)

@@ -69,7 +69,7 @@ test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
   const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js",
-    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts"]
+    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts", "decorate.js", "decorate.cjs"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
@@ -135,7 +135,9 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
   assert.deepEqual(r.bad, { output: 'Invalid arguments for tool "get_weather": required property "city" is missing', isError: true })
   assert.deepEqual(r.names, ["get_weather"])
   for (const name of ["createToolkit", "defineTool", "pending", "pendingOf", "authRequired", "sanitize", "toOpenAI",
-    "toAnthropic", "toGemini", "Tool", "Toolkit", "httpTool", "listSkills"]) {
+    "toAnthropic", "toGemini", "Tool", "Toolkit", "httpTool", "listSkills", "loadSkills", "loadMcp", "createBuiltinTools",
+    "builtinsEnabled", "expandEnvHeaders", "elicitationToRequest", "answerToElicitResult", "SKILLS_PROMPT_PREAMBLE",
+    "SKILL_TOOL_DESCRIPTION", "tool", "collectTools"]) {
     assert.ok(r.exports.includes(name), `missing export ${name}`)
   }
 })
@@ -196,7 +198,11 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.deepEqual(r.ok, { output: "Sunny in Oslo", isError: false })
   assert.deepEqual(r.names, ["get_weather"])
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
-  assert.deepEqual(r.missing, ["MemoryFileSystem", "listMcpTools", "listSkills", "parseMcpConfig"])
+  assert.deepEqual(r.missing, [
+    "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource", "__skillTexts",
+    "answerToElicitResult", "builtinsEnabled", "createBuiltinTools", "elicitationToRequest", "expandEnvHeaders",
+    "listMcpTools", "listSkills", "loadMcp", "loadSkills", "parseMcpConfig",
+  ])
   assert.deepEqual(r.extra, [])
   assert.equal(r.separate, true)
   const cjs = await node(["-e", `

@@ -125,11 +125,11 @@ test("the in-process client's stream() refuses clearly and never calls generate"
   const c = createInProcessClient({ model: "local", generate: async () => (calls++, { content: "hi" }) })
   const error = await rejection(collect(c.stream("hi", { toolkit })))
   assertCode(error, "model")
-  assert.match(error.message, /does not stream/)
-  assert.match(error.message, /run\(\) or ask\(\)/)
+  // The reference port's text, word for word.
+  assert.match(error.message, /does not support streaming — `generate` returns a complete answer\. Use the non-streaming run/)
   assert.equal(calls, 0)
   const viaAsk = await rejection(c.ask("hi", { toolkit, on_text: () => {} }))
-  assert.match(viaAsk.message, /does not stream/)
+  assert.match(viaAsk.message, /does not support streaming/)
   assert.equal((await c.run("hi", { toolkit })).text, "hi", "run still works")
 })
 

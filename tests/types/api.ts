@@ -143,7 +143,7 @@ void streaming
 
 // MCP: config input and output, the inventory, toolkit options and status.
 import { parseMcpConfig, listMcpTools } from "toolnexus-wasm"
-import type { McpConfigInput, McpServerConfig, McpInventory, McpToolInfo, McpStatus } from "toolnexus-wasm"
+import type { McpConfigInput, McpServerInput, McpInventory, McpToolInfo, McpStatus } from "toolnexus-wasm"
 
 async function mcp(): Promise<void> {
   const config: McpConfigInput = {
@@ -154,12 +154,12 @@ async function mcp(): Promise<void> {
     },
     builtins: false,
   }
-  const parsed: Record<string, McpServerConfig> = parseMcpConfig(config)
-  const fromFile: Record<string, McpServerConfig> = parseMcpConfig("./mcp.json")
+  const parsed: Record<string, McpServerInput> = parseMcpConfig(config)
+  const fromFile: Record<string, McpServerInput> = parseMcpConfig("./mcp.json")
   const first = parsed.docs
-  if (first?.type === "remote") console.log(first.url, first.timeout)
-  else if (first?.type === "local") console.log(first.command.join(" "))
-  const inventory: McpInventory = await listMcpTools(config, { env: { TOKEN: "t" } })
+  if (first && "url" in first) console.log(first.url, first.timeout)
+  else if (first) console.log(first.command)
+  const inventory: McpInventory = await listMcpTools(config, { env: { TOKEN: "t" }, signal: AbortSignal.timeout(5000) })
   const infos: McpToolInfo[] = inventory.tools.docs ?? []
   const states: Record<string, McpStatus> = inventory.status
   const why: Record<string, string> = inventory.errors
@@ -239,3 +239,44 @@ const robot: Message = { role: "robot", content: "beep" }
 // @ts-expect-error an OpenAI tool message needs its tool_call_id
 const orphan: OpenAIMessage = { role: "tool", content: "42" }
 void robot, orphan
+
+// The reference port's helpers (SPEC §2, §3, §4A, §6, §10).
+import {
+  loadMcp, loadSkills, createBuiltinTools, builtinsEnabled, expandEnvHeaders, elicitationToRequest,
+  answerToElicitResult, SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION, tool as toolDecorator, collectTools,
+} from "toolnexus-wasm"
+import type { McpSource, SkillSource, SkillInfo, ElicitResult, LoadSkillsOptions, LoadMcpOptions, Tool } from "toolnexus-wasm"
+
+async function reference(): Promise<void> {
+  const controller = new AbortController()
+  const mcpOptions: LoadMcpOptions = { signal: controller.signal, waitFor: (r: Request) => ({ id: r.id, ok: true }) }
+  const mcp: McpSource = await loadMcp({ mcpServers: {} }, mcpOptions)
+  const mcpTools: Tool[] = mcp.tools
+  const mcpStatus: Record<string, McpStatus> = mcp.status
+  await mcp.close()
+  const skillOptions: LoadSkillsOptions = { skills: [{ name: "a", description: "d", content: "c" }], filter: { a: true }, sampleLimit: -1 }
+  const source: SkillSource = await loadSkills(skillOptions)
+  const fromDir: SkillSource = await loadSkills("./skills")
+  const info: SkillInfo | undefined = source.skills.a
+  const prompt: string = source.prompt()
+  const loaded = await source.tool.execute({ name: "a" })
+  const builtins: Tool[] = createBuiltinTools({ fs: "memory" })
+  const on: boolean = builtinsEnabled({ disabled: true }) && builtinsEnabled(undefined) && builtinsEnabled(false)
+  const headers: Record<string, string> | undefined = expandEnvHeaders({ A: "${X}" }, { X: "1" })
+  const request: Request = elicitationToRequest({ message: "Name?", requestedSchema: { type: "object" } })
+  const result: ElicitResult = answerToElicitResult({ id: request.id, ok: false, reason: "declined" })
+  const texts: string = SKILLS_PROMPT_PREAMBLE + SKILL_TOOL_DESCRIPTION
+  const shout = toolDecorator("Upper-cases text", { name: "shout" })(function shout(args: { text?: string }) {
+    return String(args.text).toUpperCase()
+  })
+  class Maths {
+    @toolDecorator("Adds a and b")
+    add(args: { a: number; b: number }): string {
+      return String(args.a + args.b)
+    }
+  }
+  const collected: Tool[] = [...collectTools(new Maths()), ...collectTools({ shout })]
+  await createToolkit({ extraTools: collected, signal: controller.signal })
+  console.log(mcpTools, mcpStatus, fromDir, info, prompt, loaded, builtins, on, headers, result, texts)
+}
+void reference

@@ -27,6 +27,15 @@ core.listSkills
 core.parseMcpConfig
 // @ts-expect-error nor the built-ins' filesystem
 core.MemoryFileSystem
+// @ts-expect-error nor the skill texts
+core.SKILLS_PROMPT_PREAMBLE
+// @ts-expect-error nor loadMcp
+core.loadMcp
+// @ts-expect-error nor createBuiltinTools
+core.createBuiltinTools
+// The decorator sugar and the toolkit's signal are the lean build's too.
+const sugar: core.Tool[] = core.collectTools({ t: core.tool("d")(function t() { return "x" }) })
+await createToolkit({ extraTools: sugar, signal: AbortSignal.timeout(1000) })
 // @ts-expect-error and its toolkit options have no MCP config
 const mcp: ToolkitOptions = { mcpConfig: { mcpServers: {} } }
 void mcp

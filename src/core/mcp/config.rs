@@ -69,6 +69,19 @@ pub struct ServerEntry {
 /// assert!(servers[0].enabled && !servers[1].enabled);
 /// ```
 pub fn parse_config(input: &Value) -> Result<Vec<ServerEntry>, String> {
+    Ok(server_values(input)?
+        .into_iter()
+        .map(|(name, value)| ServerEntry {
+            name: name.clone(),
+            enabled: enabled(value),
+            config: server(value),
+        })
+        .collect())
+}
+
+/// The servers of a config as given, before any reading: the map under `mcpServers`,
+/// `servers` or `mcp`, else the object itself minus [`RESERVED_KEYS`].
+pub fn server_values(input: &Value) -> Result<Vec<(&String, &Value)>, String> {
     let Value::Object(raw) = input else {
         return Err(format!(
             "an MCP config must be an object, got {}",
@@ -91,14 +104,7 @@ pub fn parse_config(input: &Value) -> Result<Vec<ServerEntry>, String> {
             .filter(|(k, _)| !RESERVED_KEYS.contains(&k.as_str()))
             .collect(),
     };
-    Ok(servers
-        .into_iter()
-        .map(|(name, value)| ServerEntry {
-            name: name.clone(),
-            enabled: enabled(value),
-            config: server(value),
-        })
-        .collect())
+    Ok(servers)
 }
 
 /// `disabled: true` or `enabled: false` turns a server off; anything else leaves it on.

@@ -2,12 +2,13 @@
 // top-level await, from web/toolnexus_bg.wasm beside it. No init() call is needed. The build
 // bundles this entry with everything it imports into pkg/index.js (scripts/bundle-entry.mjs):
 // its imports are written from there.
-import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient } from "./web/toolnexus.js"
+import init, { Toolkit, Client, __setDefaultStore, __setErrorClass, defineTool as defineModuleTool, createClient, __skillTexts } from "./web/toolnexus.js"
 import { installIdioms } from "./register.js"
 import { InMemoryConversationStore } from "./stores.js"
 import { httpToolWith } from "./http-tool.js"
 import { defineToolWith } from "./define-tool.js"
 import { inProcessWith } from "./in-process.js"
+import { decoratorsWith } from "./decorate.js"
 
 await init()
 installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
@@ -21,3 +22,7 @@ export const httpTool = httpToolWith(defineModuleTool)
 export const defineTool = defineToolWith(defineModuleTool)
 // createInProcessClient is plain JavaScript (in-process.js) over this module's createClient.
 export const createInProcessClient = inProcessWith(createClient)
+// tool and collectTools (SPEC §6) are plain JavaScript (decorate.js) over defineTool.
+export const { tool, collectTools } = decoratorsWith(defineTool)
+// The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
+export const [SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = __skillTexts()
