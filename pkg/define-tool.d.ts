@@ -13,6 +13,7 @@ export interface StandardToolOptions<Schema extends StandardSchemaV1> {
   /** The JSON Schema the model sees, for a schema library with no JSON Schema converter of its own. */
   jsonSchema?: JSONSchema
   source?: ToolSource
+  /** The tool's function: gets the schema's output (parsed, defaults filled in) and the call's context. */
   run: (args: StandardSchemaV1.InferOutput<Schema>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>
 }
 
@@ -26,6 +27,7 @@ export interface TypedToolOptions<Schema> {
   /** The JSON Schema, written in place (or `as const`), so its shape is known to the compiler. */
   inputSchema: Schema
   source?: ToolSource
+  /** The tool's function: gets the arguments the schema describes (checked against it) and the call's context. */
   run: (args: ArgsOf<Schema>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>
 }
 

@@ -4,8 +4,9 @@
  * - `http_status`: the model endpoint answered with a non-2xx status (see `status`);
  * - `network`: the model request got no response;
  * - `bad_response`: the model's response could not be read;
- * - `timeout`: the run's `timeoutMs` passed, or a retry would have waited past it;
- * - `aborted`: the run's `signal` fired (the error's `name` is `"AbortError"`);
+ * - `timeout`: a retry would have waited past the run's `timeoutMs`;
+ * - `aborted`: the run's `signal` fired, or its `timeoutMs` passed during a request (the
+ *   error's `name` is `"AbortError"`);
  * - `hook`: a hook threw or rejected;
  * - `model`: an in-process model (`createInProcessClient`'s `generate`) failed;
  * - `invalid_resume`: `runWithAnswer` got an answer that does not fit the halted run;

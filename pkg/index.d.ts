@@ -55,10 +55,15 @@ export declare function createInProcessClient(options: InProcessOptions): Client
  * const helpers = { shout: tool("Upper-cases text")(function shout(args: { text: string }) { return args.text.toUpperCase() }) }
  * ```
  */
-export declare function tool(
-  description: string,
-  options?: { name?: string; inputSchema?: JSONSchema },
-): <F extends (...args: never[]) => unknown>(
+export declare function tool(description: string, options?: { name?: string; inputSchema?: JSONSchema }): ToolDecorator
+
+/**
+ * What {@link tool} returns: applied to a method (as a decorator) or to a function (as a call),
+ * it registers the tool and returns the method or function unchanged.
+ *
+ * @typeParam F The decorated method or function.
+ */
+export type ToolDecorator = <F extends (...args: never[]) => unknown>(
   value: F,
   context?: { name?: string | symbol; addInitializer?(initializer: (this: never) => void): void },
 ) => F

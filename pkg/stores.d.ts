@@ -23,15 +23,21 @@ export class InMemoryConversationStore implements ConversationStore {
 
 /** What a {@link WebStorageConversationStore} needs of its storage: `localStorage`, `sessionStorage` or a look-alike. */
 export interface StorageLike {
+  /** The text under `key`, or `null`. */
   getItem(key: string): string | null
+  /** Stores `value` under `key`; may throw when the storage is full. */
   setItem(key: string, value: string): void
+  /** Removes `key`. */
   removeItem(key: string): void
 }
 
 /** A conversation store that also keeps halted runs (`RunResult` with `status: "pending"`) for a later `runWithAnswer`. */
 export interface PendingStore extends ConversationStore {
+  /** Keeps a halted `RunResult` (status `"pending"`) under `key`. */
   savePending(key: string, result: RunResult): Promise<void>
+  /** The halted `RunResult` saved under `key`, or `undefined`. */
   loadPending(key: string): Promise<RunResult | undefined>
+  /** Forgets the halted run under `key`. */
   deletePending(key: string): Promise<void>
 }
 

@@ -32,8 +32,11 @@ js_tests tests/conformance/
 layer "4/9 public JS API on the built package: node --test tests/js"
 js_tests tests/js/
 
-layer "5/9 types: tsc --noEmit --strict over examples/ and the type tests"
+layer "5/9 types: tsc --noEmit --strict over examples/ and the type tests; the API reference (typedoc)"
 node_modules/.bin/tsc -p tests/types/tsconfig.json
+# typedoc over the built .d.ts (typedoc.json): any warning fails, so does an export without a
+# doc comment or a broken {@link}. Writes docs/api/ (git ignores it).
+npm run --silent docs
 
 layer "6-8/9 wasm-bindgen (Node, Chromium), Deno, Vite build in Chromium, Playwright e2e"
 bash scripts/test-browser.sh

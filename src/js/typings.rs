@@ -42,6 +42,7 @@ export interface DefineToolOptions {
   description?: string
   inputSchema?: JSONSchema
   source?: ToolSource
+  /** Runs one call with its checked arguments; a throw or rejection becomes `{isError: true, output}`. */
   run: (args: Record<string, unknown>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>
 }
 
@@ -58,6 +59,7 @@ export interface ToolLike {
   readonly description?: string
   readonly inputSchema?: JSONSchema
   readonly source?: ToolSource
+  /** Runs one call; what it returns or throws is read as {@link DefineToolOptions.run}'s is. */
   execute(args: Record<string, unknown>, ctx?: ToolContext): ToolReturn | Promise<ToolReturn>
 }
 
@@ -77,13 +79,16 @@ export interface ToolkitOptions {
   signal?: AbortSignal
 }
 
+/** The state of one MCP server in `mcpStatus()`: `"disabled"` when its config turns it off, `"failed"` when it could not be used (the reason is in `mcpErrors()`). */
 export type McpStatus = "connected" | "disabled" | "failed"
 
+/** One tool in the OpenAI function-calling shape, as `toOpenAI` writes it. */
 export interface OpenAITool {
   type: "function"
   function: { name: string; description: string; parameters: JSONSchema }
 }
 
+/** One tool in the Anthropic Messages API shape, as `toAnthropic` writes it. */
 export interface AnthropicTool {
   name: string
   description: string
@@ -147,17 +152,23 @@ export interface AnthropicResponse {
 
 /** Where `ask({id})` keeps transcripts. */
 export interface ConversationStore {
+  /** The transcript saved under `id`, or `undefined` when there is none. */
   get(id: string): Promise<Message[] | undefined>
+  /** Replaces the transcript saved under `id`. */
   save(id: string, messages: Message[]): Promise<void>
 }
 
 /** Lifecycle hooks; each may be async. A hook that throws stops the run. */
 export interface Hooks {
+  /** Before each model call; may return `messages` or `tools` that replace them for the rest of the run. */
   beforeLLM?(event: { messages: Message[]; tools: (OpenAITool | AnthropicTool)[]; model: string; turn: number }):
     | void | { messages?: Message[]; tools?: (OpenAITool | AnthropicTool)[] } | Promise<void | { messages?: Message[]; tools?: (OpenAITool | AnthropicTool)[] }>
+  /** After each model call, with the provider's response. */
   afterLLM?(event: { response: OpenAIResponse | AnthropicResponse; model: string; turn: number }): void | Promise<void>
+  /** Before each tool call; may return `args` that replace the arguments, or a `result` used instead of running the tool. */
   beforeTool?(event: { name: string; args: Record<string, unknown>; id: string; turn: number }):
     | void | { args?: Record<string, unknown>; result?: ToolResult } | Promise<void | { args?: Record<string, unknown>; result?: ToolResult }>
+  /** After each tool call that ran; may return a `result` that replaces the tool's. */
   afterTool?(event: { name: string; args: Record<string, unknown>; result: ToolResult; id: string; turn: number }):
     | void | { result?: ToolResult } | Promise<void | { result?: ToolResult }>
 }
@@ -238,6 +249,7 @@ export interface InProcessResponse {
 
 /** Options of {@link createInProcessClient}. */
 export interface InProcessOptions extends CommonClientOptions {
+  /** The model: answers one request with text or tool calls; a throw or rejection fails the run with code `"model"`. */
   generate: (request: InProcessRequest) => InProcessResponse | Promise<InProcessResponse>
 }
 
@@ -283,6 +295,7 @@ export interface ConversationOptions {
   signal?: AbortSignal
 }
 
+/** The tools in the Gemini shape, as `toGemini` writes them: one entry holding every function declaration. */
 export type GeminiTools = [{ functionDeclarations: { name: string; description: string; parameters: JSONSchema }[] }]
 
 /** Options of {@link httpTool}. */

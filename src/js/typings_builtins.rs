@@ -53,12 +53,19 @@ export interface MemoryFileSystemJSON {
 
 /** The subset of `node:fs/promises` the built-in tools use. */
 export interface NodeFsPromises {
+  /** Reads a file as UTF-8 text. */
   readFile(path: string, encoding: "utf8"): Promise<string>
+  /** Writes UTF-8 text to a file, replacing it. */
   writeFile(path: string, data: string, encoding: "utf8"): Promise<void>
+  /** Creates a directory and its missing parents. */
   mkdir(path: string, options: { recursive: true }): Promise<unknown>
+  /** Removes a file or a directory with its contents. */
   rm(path: string, options: { recursive: true }): Promise<void>
+  /** Lists a directory's entries (`Dirent`s). */
   readdir(path: string, options: { withFileTypes: true }): Promise<unknown[]>
+  /** Reads a path's metadata (`Stats`). */
   stat(path: string): Promise<unknown>
+  /** Resolves a path's symbolic links. */
   realpath(path: string): Promise<string>
 }
 
@@ -93,6 +100,9 @@ export interface ToolkitOptions {
    * How `bash` runs commands; without it `bash` is not offered at all. `"node"` uses
    * `child_process` (or pass `await import("node:child_process")`).
    */
-  exec?: ExecFunction | "node" | { exec: (...args: never[]) => unknown } | false
+  exec?: ExecFunction | "node" | {
+    /** `child_process.exec`, the one member read of the module. */
+    exec: (...args: never[]) => unknown
+  } | false
 }
 "#;

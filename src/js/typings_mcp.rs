@@ -36,6 +36,7 @@ export interface McpLocalServerInput extends McpServerCommon {
   cwd?: string
 }
 
+/** One server of an MCP config: remote (a `url`) or local (a `command`). */
 export type McpServerInput = McpRemoteServerInput | McpLocalServerInput
 
 /**

@@ -28,6 +28,7 @@ export interface SkillInfo {
 /** Why a candidate did not become a skill. */
 export type SkillSkipReason = "missing-name" | "malformed-frontmatter" | "duplicate-name" | "unreadable"
 
+/** A candidate that did not become a skill: where it was and why. */
 export interface SkillSkip {
   location: string
   reason: SkillSkipReason
@@ -44,6 +45,7 @@ export interface ListSkillsOptions {
   /** Skill directories, searched for `**\/SKILL.md` (needs a filesystem). */
   dirs?: string | string[]
   skills?: SkillDef[]
+  /** More data skills, resolved once. */
   skillProvider?: () => SkillDef[] | Promise<SkillDef[]>
   /** Where `dirs` are read; the runtime's own filesystem in Node and Deno by default. */
   fs?: "node" | "deno" | MemoryFileSystem | ToolnexusFs | NodeFsPromises
