@@ -85,6 +85,8 @@ declare module "./web/toolnexus.js" {
   interface Toolkit {
     /** Adds tools at run time; the first of a duplicate name wins. Returns the toolkit. */
     register(...tools: ToolLike[]): this
+    /** `await using toolkit = await createToolkit(...)`: {@link Toolkit.close} at the block's end. */
+    [Symbol.asyncDispose](): Promise<void>
   }
   interface Client {
     /**

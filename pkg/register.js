@@ -7,6 +7,12 @@ import { ToolnexusError } from "./errors.js"
 export function installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore }) {
   __setDefaultStore(InMemoryConversationStore)
   __setErrorClass(ToolnexusError)
+  // `await using toolkit = await createToolkit(...)` closes its MCP sessions at the block's end.
+  if (typeof Symbol.asyncDispose === "symbol") {
+    Toolkit.prototype[Symbol.asyncDispose] = function asyncDispose() {
+      return this.close()
+    }
+  }
   Toolkit.prototype.register = function register(...tools) {
     this.registerAll(tools)
     return this

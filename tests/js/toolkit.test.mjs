@@ -223,3 +223,17 @@ test("provider schemas are fresh copies each call and follow register (the cache
   assert.deepEqual(toolkit.toAnthropic().map((t) => t.name), ["a", "b"])
   assert.deepEqual(toolkit.toGemini()[0].functionDeclarations.map((t) => t.name), ["a", "b"])
 })
+
+test("Symbol.asyncDispose closes the toolkit (await using), in both builds", async () => {
+  for (const make of [createToolkit, (await import("../../pkg/core/node.mjs")).createToolkit]) {
+    const toolkit = await make({ builtins: false })
+    const calls = []
+    const close = toolkit.close
+    toolkit.close = function () {
+      calls.push(this)
+      return close.call(this)
+    }
+    assert.equal(await toolkit[Symbol.asyncDispose](), undefined)
+    assert.deepEqual(calls, [toolkit])
+  }
+})
