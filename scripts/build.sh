@@ -117,6 +117,12 @@ node scripts/bundle-entry.mjs src/js/entries/web-core.js pkg/core/index.js
 # the stores one folder up), without the lines marked as the full build's only.
 sed -e 's#"./stores.js"#"../stores.js"#; s#"./errors.js"#"../errors.js"#; s#"./define-tool.js"#"../define-tool.js"#' \
   -e '/^\/\/ full build only: begin/,/^\/\/ full build only: end/d' pkg/index.d.ts > pkg/core/index.d.ts
+# The require() entries' typings: CommonJS twins (.d.cts) of the ESM ones, over the CommonJS
+# glue's typings (node/, a commonjs package scope) and each other, so a CommonJS TypeScript
+# project (module node16) can `require` the package.
+cjs_types='s#"\./web/toolnexus\.js"#"./node/toolnexus.js"#g; s#"\(\.\.\{0,1\}/\)\(stores\|errors\|define-tool\)\.js"#"\1\2.cjs"#g'
+for f in index stores errors define-tool; do sed "$cjs_types" "pkg/$f.d.ts" > "pkg/$f.d.cts"; done
+sed "$cjs_types" pkg/core/index.d.ts > pkg/core/index.d.cts
 for f in pkg/web pkg/core/web pkg/node pkg/core/node; do
   printf '[build] %s/toolnexus_bg.wasm: %s bytes\n' "$f" "$(stat -c %s "$f/toolnexus_bg.wasm")"
 done

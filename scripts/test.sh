@@ -34,6 +34,8 @@ js_tests tests/js/
 
 layer "5/9 types: tsc --noEmit --strict over examples/ and the type tests; the API reference (typedoc)"
 node_modules/.bin/tsc -p tests/types/tsconfig.json
+# The require() typings, as a CommonJS project (module node16) sees them.
+node_modules/.bin/tsc -p tests/types/tsconfig.commonjs.json
 # typedoc over the built .d.ts (typedoc.json): any warning fails, so does an export without a
 # doc comment or a broken {@link}. Writes docs/api/ (git ignores it).
 npm run --silent docs

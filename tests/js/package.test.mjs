@@ -69,7 +69,7 @@ test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
   const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js",
-    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts", "decorate.js", "decorate.cjs"]
+    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts", "decorate.js", "decorate.cjs", "index.d.cts", "stores.d.cts", "errors.d.cts", "define-tool.d.cts"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
@@ -83,7 +83,7 @@ test("the tarball holds exactly the files a user needs", () => {
   for (const target of ["web", "node", "node-esm", "core/web", "core/node", "core/node-esm"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
-  const coreEntries = ["core/deno.js", "core/index.d.ts", "core/index.js", "core/node.cjs", "core/node.mjs"]
+  const coreEntries = ["core/deno.js", "core/index.d.cts", "core/index.d.ts", "core/index.js", "core/node.cjs", "core/node.mjs"]
   for (const f of nested.filter((f) => !snippet.test(f) && !coreEntries.includes(f))) {
     assert.match(f, /^(core\/)?(web|node|node-esm)\/[^/]+$/, `unexpected file ${f}`)
   }
