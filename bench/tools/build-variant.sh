@@ -27,8 +27,9 @@ out=$work/$name
 rm -rf "$out" && mkdir -p "$out"
 cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/
 # The browser stores are built from src/js/stores.js (since the twelfth round), not kept in pkg/,
-# and the storage work of the browser ones from src/js/browser-stores.js (the fourteenth).
-for file in stores.js browser-stores.js http-tool.js http-send.js in-process.js; do
+# and the storage work of the browser ones from src/js/browser-stores.js (the fourteenth); the
+# error class, defineTool's Standard Schema half and tool/collectTools since 2026-12-04.
+for file in stores.js browser-stores.js http-tool.js http-send.js in-process.js errors.js define-tool.js decorate.js; do
   if [ -f "$src/src/js/$file" ]; then cp "$src/src/js/$file" "$out/$file"; fi
 done
 wasm-bindgen --target web --out-dir "$out/web" "$work/cargo/wasm32-unknown-unknown/release/toolnexus.wasm"
