@@ -243,7 +243,7 @@ export interface InProcessRequest {
 /** What an in-process model returns: `content` to finish, or `toolCalls`. */
 export interface InProcessResponse {
   content?: string
-  toolCalls?: { id?: string; name: string; arguments?: unknown }[]
+  toolCalls?: { id?: string; name: string; arguments?: string | Record<string, unknown> }[]
   usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number }
 }
 
