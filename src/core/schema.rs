@@ -448,7 +448,13 @@ fn type_matches(value: &Value, name: &str) -> bool {
     name == type_name(value) || (name == "integer" && value.as_number().is_some_and(is_integer))
 }
 
-fn type_name(value: &Value) -> &'static str {
+/// A JSON value's type as JSON Schema names it: `object`, `array`, `string`, `number`,
+/// `boolean`, `null`.
+///
+/// ```
+/// assert_eq!(toolnexus::core::schema::type_name(&toolnexus::json!([1])), "array");
+/// ```
+pub fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Object(_) => "object",
         Value::Array(_) => "array",

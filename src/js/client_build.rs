@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::callbacks::{JsHooks, JsMetricSink, JsWaitFor};
 use super::client::ClientHandle;
 use super::client_options::{api_key, common, function_opt, string_opt};
-use super::convert::{get, js_error};
+use super::convert::{described, get, js_error, type_name};
 use super::host::JsClock;
 use super::http::FetchHttp;
 use super::store::default_store;
@@ -36,7 +36,7 @@ fn build(
     if !(hooks.is_undefined() || hooks.is_null() || hooks.is_object()) {
         return Err(js_error(
             "invalid_options",
-            &format!("{what}: hooks must be an object"),
+            &format!("{what}: hooks must be an object, got {}", type_name(&hooks)),
         ));
     }
     let body_transform = function_opt(options, "bodyTransform", what)?;
@@ -82,16 +82,16 @@ pub fn create_client(
     #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
 ) -> Result<ClientHandle, JsValue> {
     let what = "createClient";
-    let style = match get(&options, "style")
-        .as_string()
-        .as_deref()
-        .and_then(Style::parse)
-    {
+    let given_style = get(&options, "style");
+    let style = match given_style.as_string().as_deref().and_then(Style::parse) {
         Some(style) => style,
         None => {
             return Err(js_error(
                 "invalid_options",
-                "createClient: style must be \"openai\" or \"anthropic\"",
+                &format!(
+                    "createClient: style must be \"openai\" or \"anthropic\", got {}",
+                    described(&given_style)
+                ),
             ))
         }
     };

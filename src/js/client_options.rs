@@ -4,7 +4,7 @@ use crate::core::json::value::{Map, Value};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{get, js_error, to_json, type_name};
+use super::convert::{described, get, js_error, to_json, type_name};
 use crate::core::client::config::{ClientConfig, Style};
 
 fn invalid(message: String) -> JsValue {
@@ -54,13 +54,15 @@ fn headers(options: &JsValue, what: &str) -> Result<Vec<(String, String)>, JsVal
             .into_iter()
             .map(|(name, value)| match value {
                 Value::String(v) => Ok((name, v)),
-                _ => Err(invalid(format!(
-                    "{what}: headers[\"{name}\"] must be a string"
+                other => Err(invalid(format!(
+                    "{what}: headers[\"{name}\"] must be a string, got {}",
+                    crate::core::schema::type_name(&other)
                 ))),
             })
             .collect(),
         _ => Err(invalid(format!(
-            "{what}: headers must be an object of strings"
+            "{what}: headers must be an object of strings, got {}",
+            type_name(&get(options, "headers"))
         ))),
     }
 }
@@ -77,7 +79,10 @@ fn request_params(options: &JsValue, what: &str) -> Result<Map<String, Value>, J
             }
             Ok(map)
         }
-        _ => Err(invalid(format!("{what}: requestParams must be an object"))),
+        _ => Err(invalid(format!(
+            "{what}: requestParams must be an object, got {}",
+            type_name(&get(options, "requestParams"))
+        ))),
     }
 }
 
@@ -89,7 +94,8 @@ fn max_turns(options: &JsValue, what: &str) -> Result<u32, JsValue> {
     match value.as_f64() {
         Some(n) if n.fract() == 0.0 && (1.0..=10_000.0).contains(&n) => Ok(n as u32),
         _ => Err(invalid(format!(
-            "{what}: maxTurns must be a whole number from 1 to 10000"
+            "{what}: maxTurns must be a whole number from 1 to 10000, got {}",
+            described(&value)
         ))),
     }
 }
@@ -199,9 +205,10 @@ fn number(
         _ => {
             let kind = if whole { "a whole number" } else { "a number" };
             Err(invalid(format!(
-                "{what}: {key} must be {kind} from {} to {}",
+                "{what}: {key} must be {kind} from {} to {}, got {}",
                 number_text(min),
-                number_text(max)
+                number_text(max),
+                described(&value)
             )))
         }
     }

@@ -88,6 +88,34 @@ pub fn has(object: &JsValue, key: &str) -> bool {
 }
 
 /// The name `typeof` would give, with `null` and arrays told apart.
+/// A refused option's value for its error message: a number or boolean as written, a short
+/// word-like string quoted (`"gemini"`), anything else by its type, so a secret put in the
+/// wrong option is never echoed.
+///
+/// ```js
+/// createClient({ style: "gemini" }) // createClient: style must be "openai" or "anthropic", got "gemini"
+/// ```
+pub fn described(value: &JsValue) -> String {
+    if let Some(n) = value.as_f64() {
+        return crate::core::jsfmt::number(n);
+    }
+    if let Some(b) = value.as_bool() {
+        return b.to_string();
+    }
+    match value.as_string() {
+        Some(text)
+            if text.len() <= 24
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ' ')) =>
+        {
+            format!("\"{text}\"")
+        }
+        Some(_) => "a string".into(),
+        None => type_name(value),
+    }
+}
+
 pub fn type_name(value: &JsValue) -> String {
     if value.is_null() {
         return "null".into();

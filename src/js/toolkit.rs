@@ -292,16 +292,26 @@ fn tools_from_js(value: &JsValue, what: &str) -> Result<Vec<(SharedTool, JsValue
 }
 
 fn string_list(options: &JsValue, key: &str) -> Result<Vec<String>, JsValue> {
+    let refused = |got: String| {
+        js_error(
+            "invalid_options",
+            &format!("createToolkit: {key} must be an array of strings, got {got}"),
+        )
+    };
     match to_json(&get(options, key)) {
         Ok(Value::Null) => Ok(Vec::new()),
-        Ok(Value::Array(items)) if items.iter().all(Value::is_string) => Ok(items
+        Ok(Value::Array(items)) => items
             .into_iter()
-            .filter_map(|v| v.as_str().map(str::to_owned))
-            .collect()),
-        _ => Err(js_error(
-            "invalid_options",
-            &format!("createToolkit: {key} must be an array of strings"),
-        )),
+            .enumerate()
+            .map(|(at, item)| match item {
+                Value::String(text) => Ok(text),
+                other => Err(refused(format!(
+                    "{} at [{at}]",
+                    crate::core::schema::type_name(&other)
+                ))),
+            })
+            .collect(),
+        _ => Err(refused(type_name(&get(options, key)))),
     }
 }
 

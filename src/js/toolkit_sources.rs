@@ -10,7 +10,7 @@ use crate::core::mcp::McpSource;
 use crate::core::skills::SkillsConfig;
 use crate::core::tool::SharedTool;
 
-use super::convert::{get, js_error, to_json};
+use super::convert::{described, get, js_error, to_json};
 
 /// The MCP servers a toolkit holds, with their sessions.
 pub type Mcp = Rc<McpSource>;
@@ -92,7 +92,10 @@ pub fn builtins_config(options: &JsValue) -> Result<Option<Value>, JsValue> {
         Ok(value @ (Value::Bool(_) | Value::Object(_))) => Ok(Some(value)),
         _ => Err(js_error(
             "invalid_options",
-            "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}",
+            &format!(
+                "createToolkit: builtins must be a boolean or {{enabled?, disabled?, tools?}}, got {}",
+                described(&config)
+            ),
         )),
     }
 }

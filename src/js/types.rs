@@ -185,8 +185,11 @@ pub fn relay_tool(
         let description = description.unwrap_or(JsValue::UNDEFINED);
         (options_or_name, description, input_schema)
     };
-    let name = expect_string(&name, "relayTool: name")?;
-    let description = expect_string(&description, "relayTool: description")?;
+    // A maker refuses a bad option as invalid_tool, as defineTool does.
+    let as_tool_error = |e: JsValue| js_error("invalid_tool", &super::convert::error_text(&e));
+    let name = expect_string(&name, "relayTool: name").map_err(as_tool_error)?;
+    let description =
+        expect_string(&description, "relayTool: description").map_err(as_tool_error)?;
     let schema = match input_schema {
         None => crate::core::spec::empty_schema(),
         Some(schema) => to_json(&schema).map_err(|why| {

@@ -77,6 +77,24 @@ test("mistyped options throw invalid_options naming the option", () => {
   }
 })
 
+test("a refused option says what it got, and never echoes a string that may be a secret", () => {
+  const said = (bad) => thrown(() => createClient({ ...valid, ...bad })).message
+  assert.equal(said({ style: "gemini" }), 'createClient: style must be "openai" or "anthropic", got "gemini"')
+  assert.equal(said({ style: 5 }), 'createClient: style must be "openai" or "anthropic", got 5')
+  assert.equal(said({ style: null }), 'createClient: style must be "openai" or "anthropic", got null')
+  assert.equal(said({ maxTurns: 0 }), "createClient: maxTurns must be a whole number from 1 to 10000, got 0")
+  assert.equal(said({ maxTurns: "3" }), 'createClient: maxTurns must be a whole number from 1 to 10000, got "3"')
+  assert.equal(said({ hooks: 5 }), "createClient: hooks must be an object, got number")
+  assert.equal(said({ headers: { "x-a": 5 } }), 'createClient: headers["x-a"] must be a string, got number')
+  assert.equal(said({ requestParams: ["temperature"] }), "createClient: requestParams must be an object, got array")
+  assert.match(said({ retries: 1.5 }), /^createClient: retries must be a whole number from 0 to 100, got 1\.5$/)
+  // A key pasted into the wrong option: its type only.
+  const key = "sk-live-0123456789abcdefghijklmnop"
+  const message = said({ style: key })
+  assert.equal(message, 'createClient: style must be "openai" or "anthropic", got a string')
+  assert.ok(!message.includes(key))
+})
+
 test("resilience and observability options are validated", () => {
   for (const options of [{ retries: 0 }, { retries: 5 }, { retryBaseMs: 0 }, { timeoutMs: 1000 }, { onMetric: () => {} }, { onError: () => "fail" }]) {
     assert.ok(createClient({ ...valid, ...options }), JSON.stringify(options))

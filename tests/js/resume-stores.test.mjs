@@ -126,7 +126,7 @@ test("relayTool takes an options object as every other maker does; the positiona
     assert.deepEqual(tool.inputSchema, schema)
   }
   assert.deepEqual(relayTool({ name: "bare", description: "no schema" }).inputSchema, relayTool("bare", "no schema").inputSchema)
-  assertCode(thrown(() => relayTool({ description: "no name" })), "invalid_argument")
+  assertCode(thrown(() => relayTool({ description: "no name" })), "invalid_tool")
   assertCode(thrown(() => relayTool({ name: "x", description: "d", inputSchema: 5 })), "invalid_tool")
 })
 

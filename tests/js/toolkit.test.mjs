@@ -170,8 +170,8 @@ test("disableTools drops tools by name", async () => {
   assert.deepEqual(names(toolkit), ["a", "c"])
   assert.equal(toolkit.get("b"), undefined)
   assert.deepEqual(await toolkit.execute("b", {}), { output: "Unknown tool: b. Available tools: a, c", isError: true })
-  await rejects({ disableTools: "a" }, "invalid_options", "createToolkit: disableTools must be an array of strings")
-  await rejects({ disableTools: [1] }, "invalid_options", "createToolkit: disableTools must be an array of strings")
+  await rejects({ disableTools: "a" }, "invalid_options", "createToolkit: disableTools must be an array of strings, got string")
+  await rejects({ disableTools: ["a", 1] }, "invalid_options", "createToolkit: disableTools must be an array of strings, got number at [1]")
 })
 
 test("the builtins toggle is accepted in every form; extra tools stay", async () => {
@@ -187,10 +187,10 @@ test("the builtins toggle is accepted in every form; extra tools stay", async ()
 })
 
 test("invalid builtins, options, and extraTools reject with invalid_options", async () => {
-  const builtinsMessage = "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}"
-  await rejects({ builtins: "no" }, "invalid_options", builtinsMessage)
-  await rejects({ builtins: 5 }, "invalid_options", builtinsMessage)
-  await rejects({ builtins: [] }, "invalid_options", builtinsMessage)
+  const builtinsMessage = "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}, got "
+  await rejects({ builtins: "no" }, "invalid_options", builtinsMessage + '"no"')
+  await rejects({ builtins: 5 }, "invalid_options", builtinsMessage + "5")
+  await rejects({ builtins: [] }, "invalid_options", builtinsMessage + "array")
   await rejects(5, "invalid_options", "createToolkit: options must be an object, got number")
   await rejects("x", "invalid_options", "createToolkit: options must be an object, got string")
   await rejects({ extraTools: "x" }, "invalid_options", "extraTools: expected an array of tools, got string")

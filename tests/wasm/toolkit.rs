@@ -178,12 +178,12 @@ async fn invalid_options_reject_with_a_code() {
         (
             "{ disableTools: [1] }",
             "invalid_options",
-            "createToolkit: disableTools must be an array of strings",
+            "createToolkit: disableTools must be an array of strings, got number at [0]",
         ),
         (
             "{ builtins: 'on' }",
             "invalid_options",
-            "createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}",
+            r#"createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}, got "on""#,
         ),
         (
             "{ agents: [] }",
