@@ -465,7 +465,7 @@ test("translate: shaping, retries and the llm metric are the loop's; no run even
   assert.deepEqual(events.map((e) => e.event), ["llm"])
   assert.equal(events[0].status, "ok")
   assert.equal(events[0].promptTokens, 2)
-  assert.match(c.metrics(), /toolnexus_llm_calls_total\{[^}]*\} 1/)
+  assert.match(c.metrics(), /^toolnexus_llm_requests_total\{model="stub",status="ok"\} 1$/m)
 })
 
 test("translate: a provider failure rejects with the loop's error and no secret in it", async () => {
