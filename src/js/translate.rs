@@ -12,11 +12,12 @@ use super::run_context::toolkit_of;
 use crate::core::toolkit::Toolkit;
 use crate::core::translate::{helpers, TranslateRequest};
 
-/// A translate request read and checked: its JSON parts, its toolkit and its signal. Every
-/// refusal is the coded error `invalid_request`, naming what is wrong.
-pub fn read_request(
-    request: &JsValue,
-) -> Result<(TranslateRequest, Option<Rc<Toolkit>>, Option<Rc<JsSignal>>), JsValue> {
+/// A translate request's JSON parts, its toolkit and the caller's signal.
+pub type ReadRequest = (TranslateRequest, Option<Rc<Toolkit>>, Option<Rc<JsSignal>>);
+
+/// A translate request read and checked. Every refusal is the coded error `invalid_request`,
+/// naming what is wrong.
+pub fn read_request(request: &JsValue) -> Result<ReadRequest, JsValue> {
     let refuse = |message: String| js_error("invalid_request", &message);
     if !request.is_object() {
         return Err(refuse(format!(
@@ -121,9 +122,9 @@ pub fn openai_tool_choice_to_anthropic(
 #[wasm_bindgen(js_name = finishReasonFor, unchecked_return_type = "FinishReason")]
 pub fn finish_reason_for(
     #[wasm_bindgen(unchecked_param_type = "boolean")] has_tool_calls: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string | undefined")] provider_stop: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] provider_stop: Option<JsValue>,
 ) -> String {
-    let stop = provider_stop.as_string();
+    let stop = provider_stop.and_then(|s| s.as_string());
     helpers::finish_reason_for(has_tool_calls.is_truthy(), stop.as_deref()).to_owned()
 }
 

@@ -136,7 +136,7 @@ pub fn tool_calls_of(message: &Value) -> Vec<TranslatedToolCall> {
 /// ```
 pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
     let mut out: Vec<Value> = Vec::new();
-    let mut system: Vec<String> = Vec::new();
+    let mut system = String::new();
     let mut results: Vec<Value> = Vec::new();
     let flush = |out: &mut Vec<Value>, results: &mut Vec<Value>| {
         if !results.is_empty() {
@@ -154,7 +154,10 @@ pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
                 flush(&mut out, &mut results);
                 let text = content_text(content);
                 if !text.is_empty() {
-                    system.push(text);
+                    if !system.is_empty() {
+                        system.push_str("\n\n");
+                    }
+                    system.push_str(&text);
                 }
             }
             Some("tool" | "function") => {
@@ -196,7 +199,7 @@ pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
         }
     }
     flush(&mut out, &mut results);
-    (out, system.join("\n\n"))
+    (out, system)
 }
 
 /// `{role, content}`.
@@ -260,9 +263,10 @@ pub fn openai_tools_to_anthropic(tools: &Value) -> Vec<Value> {
 /// ```
 pub fn openai_tool_choice_to_anthropic(choice: &Value) -> Option<Value> {
     match choice {
+        // Parsed from text: smaller in the module than building each object.
         Value::String(s) => match s.as_str() {
-            "required" | "any" => Some(crate::json_value!({"type": "any"})),
-            "none" => Some(crate::json_value!({"type": "none"})),
+            "required" | "any" => crate::core::json::parse::from_str(r#"{"type":"any"}"#).ok(),
+            "none" => crate::core::json::parse::from_str(r#"{"type":"none"}"#).ok(),
             _ => None,
         },
         Value::Array(_) | Value::Object(_) => {

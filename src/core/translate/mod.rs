@@ -64,16 +64,19 @@ fn bad(message: impl std::fmt::Display) -> String {
     format!("translate: {message}")
 }
 
-/// What a JSON value is, for messages.
-fn kind(value: &Value) -> &'static str {
-    match value {
+/// `translate: {what}, got {what the value is}`: every refusal of a value's type shares this
+/// one formatting site.
+fn got(what: &str, value: &Value) -> String {
+    let kind = match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
+        Value::Array(items) if items.is_empty() => "an empty array",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
+    };
+    bad(format_args!("{what}, got {kind}"))
 }
 
 impl TranslateRequest {
@@ -99,62 +102,33 @@ impl TranslateRequest {
     ) -> Result<TranslateRequest, String> {
         let messages = match messages {
             Value::Array(items) if !items.is_empty() => items,
-            Value::Array(_) => {
-                return Err(bad(
-                    "messages must be a non-empty array of OpenAI messages, got an empty array",
-                ))
-            }
             Value::Null => {
                 return Err(bad(
                     "messages is required (a non-empty array of OpenAI messages)",
                 ))
             }
             other => {
-                return Err(bad(format!(
-                    "messages must be a non-empty array of OpenAI messages, got {}",
-                    kind(&other)
-                )))
+                return Err(got(
+                    "messages must be a non-empty array of OpenAI messages",
+                    &other,
+                ))
             }
         };
         check_messages(&messages)?;
         let tools = match tools {
             Value::Null => Vec::new(),
             Value::Array(items) => items,
-            other => {
-                return Err(bad(format!(
-                    "tools must be an array of OpenAI tools, got {}",
-                    kind(&other)
-                )))
-            }
+            other => return Err(got("tools must be an array of OpenAI tools", &other)),
         };
         let system = match system {
             Value::Null => None,
             Value::String(s) => Some(s),
-            other => {
-                return Err(bad(format!(
-                    "system must be a string, got {}",
-                    kind(&other)
-                )))
-            }
+            other => return Err(got("system must be a string", &other)),
         };
         let max_tokens = match &max_tokens {
             Value::Null => None,
-            Value::Number(n) => match n.as_u64() {
-                Some(0) => None,
-                Some(n) => Some(n),
-                None => {
-                    return Err(bad(format!(
-                        "maxTokens must be a positive integer, got {}",
-                        string_of(&max_tokens)
-                    )))
-                }
-            },
-            other => {
-                return Err(bad(format!(
-                    "maxTokens must be a positive integer, got {}",
-                    kind(other)
-                )))
-            }
+            Value::Number(n) if n.as_u64().is_some() => n.as_u64().filter(|n| *n > 0),
+            other => return Err(got("maxTokens must be a positive integer", other)),
         };
         Ok(TranslateRequest {
             messages,
@@ -227,10 +201,10 @@ fn check_messages(messages: &[Value]) -> Result<(), String> {
     let mut calls: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !message.is_object() {
-            return Err(bad(format!(
-                "messages[{i}] must be a message object, got {}",
-                kind(message)
-            )));
+            return Err(got(
+                &format!("messages[{i}] must be a message object"),
+                message,
+            ));
         }
         let role = message.get("role").and_then(Value::as_str);
         if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
@@ -270,25 +244,27 @@ fn check_messages(messages: &[Value]) -> Result<(), String> {
 /// A call's `arguments`: absent, an object, or the JSON text of an object (blank text reads as
 /// `{}`).
 fn check_arguments(arguments: Option<&Value>, at: &dyn Fn() -> String) -> Result<(), String> {
-    match arguments {
-        None | Some(Value::Null) | Some(Value::Object(_)) => Ok(()),
-        Some(Value::String(text)) if crate::core::jsfmt::trim(text).is_empty() => Ok(()),
-        Some(Value::String(text)) => match crate::core::json::parse::from_str(text) {
-            Ok(Value::Object(_)) => Ok(()),
-            Ok(other) => Err(bad(format!(
-                "{}.function.arguments must be a JSON object, got {}",
-                at(),
-                kind(&other)
-            ))),
-            Err(why) => Err(bad(format!(
-                "{}.function.arguments is not JSON: {why}",
+    let text = match arguments {
+        None | Some(Value::Null) | Some(Value::Object(_)) => return Ok(()),
+        Some(Value::String(text)) if crate::core::jsfmt::trim(text).is_empty() => return Ok(()),
+        Some(Value::String(text)) => text,
+        Some(other) => {
+            let what = format!(
+                "{}.function.arguments must be a JSON object or its text",
                 at()
-            ))),
-        },
-        Some(other) => Err(bad(format!(
-            "{}.function.arguments must be a JSON object or its text, got {}",
-            at(),
-            kind(other)
+            );
+            return Err(got(&what, other));
+        }
+    };
+    match crate::core::json::parse::from_str(text) {
+        Ok(Value::Object(_)) => Ok(()),
+        Ok(other) => Err(got(
+            &format!("{}.function.arguments must be a JSON object", at()),
+            &other,
+        )),
+        Err(why) => Err(bad(format_args!(
+            "{}.function.arguments is not JSON: {why}",
+            at()
         ))),
     }
 }
