@@ -112,19 +112,11 @@ pub fn openai_tool_choice_to_anthropic(
     }
 }
 
-/// The OpenAI finish reason of a turn: `"tool_calls"` whenever it called a tool; else
-/// `max_tokens` / `length` → `"length"`, `refusal` / `content_filter` → `"content_filter"`,
-/// anything else `"stop"`.
-///
-/// ```js
-/// finishReasonFor(false, "max_tokens") // "length"
-/// ```
-#[wasm_bindgen(js_name = finishReasonFor, unchecked_return_type = "FinishReason")]
-pub fn finish_reason_for(
-    #[wasm_bindgen(unchecked_param_type = "boolean")] has_tool_calls: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] provider_stop: Option<JsValue>,
-) -> String {
-    let stop = provider_stop.and_then(|s| s.as_string());
+/// `finishReasonFor(hasToolCalls, providerStop?)`: its TypeScript and doc comment are in
+/// `typings.rs` (wasm-bindgen cannot write an optional parameter of a checked type).
+#[wasm_bindgen(js_name = finishReasonFor, skip_typescript)]
+pub fn finish_reason_for(has_tool_calls: JsValue, provider_stop: JsValue) -> String {
+    let stop = provider_stop.as_string();
     helpers::finish_reason_for(has_tool_calls.is_truthy(), stop.as_deref()).to_owned()
 }
 

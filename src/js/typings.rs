@@ -310,6 +310,17 @@ export type AnthropicToolChoice = { type: "any" } | { type: "none" } | { type: "
 /** An OpenAI finish reason, as {@link finishReasonFor} maps a provider's stop reason. */
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter"
 
+/**
+ * The OpenAI finish reason of a turn: `"tool_calls"` whenever it called a tool; else
+ * `max_tokens` / `length` → `"length"`, `refusal` / `content_filter` → `"content_filter"`,
+ * anything else `"stop"`.
+ *
+ * ```js
+ * finishReasonFor(false, "max_tokens") // "length"
+ * ```
+ */
+export function finishReasonFor(hasToolCalls: boolean, providerStop?: string): FinishReason
+
 /** The argument of `translate` (SPEC §11): an OpenAI Chat Completions request, taken as it is. */
 export interface TranslateRequest {
   /** The OpenAI `messages`, assistant `tool_calls` and `tool` results included; at least one. */

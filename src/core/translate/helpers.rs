@@ -43,10 +43,17 @@ fn string_or_empty(value: Option<&Value>) -> String {
 pub fn content_text(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect(),
+        Value::Array(parts) => {
+            // Loops rather than iterator adapters here and below: each adapter chain is its own
+            // copy of the iterator code in the wasm module.
+            let mut text = String::new();
+            for part in parts {
+                if let Some(piece) = part.get("text").and_then(Value::as_str) {
+                    text.push_str(piece);
+                }
+            }
+            text
+        }
         _ => String::new(),
     }
 }
@@ -106,16 +113,18 @@ pub fn tool_calls_of(message: &Value) -> Vec<TranslatedToolCall> {
     let Some(raw) = message.get("tool_calls").and_then(Value::as_array) else {
         return Vec::new();
     };
-    raw.iter()
-        .filter_map(|call| {
-            let function = call.get("function").filter(|f| truthy(f))?;
-            Some(TranslatedToolCall {
-                id: string_or_empty(call.get("id")),
-                name: string_or_empty(function.get("name")),
-                arguments: args_string(function.get("arguments").unwrap_or(&Value::Null)),
-            })
-        })
-        .collect()
+    let mut calls = Vec::new();
+    for call in raw {
+        let Some(function) = call.get("function").filter(|f| truthy(f)) else {
+            continue;
+        };
+        calls.push(TranslatedToolCall {
+            id: string_or_empty(call.get("id")),
+            name: string_or_empty(function.get("name")),
+            arguments: args_string(function.get("arguments").unwrap_or(&Value::Null)),
+        });
+    }
+    calls
 }
 
 /// An OpenAI `messages` array as Anthropic messages plus the hoisted system prompt: assistant
@@ -334,21 +343,18 @@ pub fn has_system_message(messages: &Value) -> bool {
 pub fn tool_calls_json(tool_calls: &Value) -> Value {
     let none = Vec::new();
     let calls = tool_calls.as_array().unwrap_or(&none);
-    Value::Array(
-        calls
-            .iter()
-            .map(|call| {
-                let mut function = Map::new();
-                copy_field(&mut function, call, "name");
-                copy_field(&mut function, call, "arguments");
-                let mut out = Map::new();
-                copy_field(&mut out, call, "id");
-                out.insert("type".into(), Value::String("function".into()));
-                out.insert("function".into(), Value::Object(function));
-                Value::Object(out)
-            })
-            .collect(),
-    )
+    let mut out = Vec::with_capacity(calls.len());
+    for call in calls {
+        let mut function = Map::new();
+        copy_field(&mut function, call, "name");
+        copy_field(&mut function, call, "arguments");
+        let mut entry = Map::new();
+        copy_field(&mut entry, call, "id");
+        entry.insert("type".into(), Value::String("function".into()));
+        entry.insert("function".into(), Value::Object(function));
+        out.push(Value::Object(entry));
+    }
+    Value::Array(out)
 }
 
 /// Copies `from[key]` into `map` when it is there (an `undefined` the JSON crossing dropped

@@ -343,24 +343,17 @@ pub fn openai_result(raw: Value, usage: Usage, model: &str) -> TranslateResult {
         .and_then(|c| c.first());
     let message = choice.and_then(|c| c.get("message"));
     let none = Vec::new();
-    let tool_calls: Vec<TranslatedToolCall> = message
-        .and_then(|m| m.get("tool_calls"))
-        .and_then(Value::as_array)
-        .unwrap_or(&none)
-        .iter()
-        .map(|call| {
-            let function = call.get("function");
-            TranslatedToolCall {
-                id: string_at(Some(call), "id"),
-                name: string_at(function, "name"),
-                arguments: helpers::args_string(
-                    function
-                        .and_then(|f| f.get("arguments"))
-                        .unwrap_or(&Value::Null),
-                ),
-            }
-        })
-        .collect();
+    let mut tool_calls = Vec::new();
+    let listed = message.and_then(|m| m.get("tool_calls"));
+    for call in listed.and_then(Value::as_array).unwrap_or(&none) {
+        let function = call.get("function");
+        let arguments = function.and_then(|f| f.get("arguments"));
+        tool_calls.push(TranslatedToolCall {
+            id: string_at(Some(call), "id"),
+            name: string_at(function, "name"),
+            arguments: helpers::args_string(arguments.unwrap_or(&Value::Null)),
+        });
+    }
     let text = content_text(
         message
             .and_then(|m| m.get("content"))
