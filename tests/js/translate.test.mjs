@@ -646,3 +646,47 @@ test("argsObject, argsString, toolCallsOf, contentText, hasSystemMessage", () =>
   assert.equal(hasSystemMessage([{ role: "user", content: "x" }, null]), false)
   assert.equal(hasSystemMessage([]), false)
 })
+
+test("the helpers and translate survive hostile values: a value or a ToolnexusError, never a crash", async () => {
+  const hostile = [
+    undefined, null, 0, NaN, "", "{", 1n, Symbol("s"), () => 1, [], [null], { toJSON() { throw new Error("no") } },
+    new Proxy({}, { get() { throw new Error("trap") } }), { get role() { throw new Error("getter") } },
+  ]
+  const cyclic = []
+  cyclic.push(cyclic)
+  hostile.push(cyclic)
+  const helpers = [
+    openAIMessagesToAnthropic, openAIToolsToAnthropic, openAIToolChoiceToAnthropic, finishReasonFor, argsObject, argsString,
+    toolCallsOf, contentText, hasSystemMessage, Client.toolCallsJSON,
+  ]
+  for (const helper of helpers) {
+    for (const value of hostile) {
+      try {
+        helper(value)
+      } catch (e) {
+        assert.ok(isToolnexusError(e), `${helper.name}(${String(typeof value)}) threw a non-ToolnexusError: ${e}`)
+      }
+    }
+  }
+  anthropicStub.script()
+  const c = anthropicClient()
+  for (const value of hostile) {
+    for (const request of [value, { messages: value }, { messages: [value] }]) {
+      await assert.rejects(c.translate(request), (e) => isToolnexusError(e) && e.code === "invalid_request")
+    }
+  }
+  assert.equal(anthropicStub.requests.length, 0)
+  // As `tools`, a hostile value is refused, or (an array, absence) sent as an empty list.
+  const ok = () => reply(200, { content: [{ type: "text", text: "ok" }], stop_reason: "end_turn" })
+  anthropicStub.script(...hostile.map(ok))
+  for (const value of hostile) {
+    try {
+      const res = await c.translate({ messages: [{ role: "user", content: "x" }], tools: value })
+      assert.equal(res.text, "ok")
+    } catch (e) {
+      assert.ok(isToolnexusError(e) && e.code === "invalid_request", `tools ${String(typeof value)}: ${e}`)
+    }
+  }
+  // Still working afterwards.
+  assert.equal(contentText([{ text: "ok" }]), "ok")
+})
