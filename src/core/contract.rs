@@ -33,6 +33,8 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::client::result::ToolCallRecord::write_typescript);
         add(crate::core::wire::Usage::write_typescript);
         add(crate::core::client::result::RunResult::write_typescript);
+        add(crate::core::translate::TranslatedToolCall::write_typescript);
+        add(crate::core::translate::TranslateResult::write_typescript);
         add(crate::core::metrics::MetricEvent::write_typescript);
         add(crate::core::client::telemetry::StreamEvent::write_typescript);
     }

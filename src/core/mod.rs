@@ -32,5 +32,6 @@ pub mod text;
 pub mod time;
 pub mod tool;
 pub mod toolkit;
+pub mod translate;
 pub mod types;
 pub mod wire;

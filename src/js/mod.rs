@@ -44,6 +44,7 @@ pub mod toolkit;
 pub mod toolkit_lean;
 #[cfg(feature = "full")]
 pub mod toolkit_sources;
+pub mod translate;
 pub mod types;
 pub mod typings;
 #[cfg(feature = "full")]

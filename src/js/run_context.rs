@@ -129,14 +129,25 @@ impl RunContext {
     /// at all: [`Unfired`] stands in, and a tool that reads `ctx.signal` gets one lazily. The
     /// caller's signal itself is used where the runtime has no `AbortController`.
     pub fn run_signal(&self, own: bool) -> Option<Signal> {
-        if !own && self.caller.is_none() {
-            return Some(Rc::new(Unfired));
-        }
-        match RunSignal::new(self.caller.as_deref()) {
-            Some(run) => Some(Rc::new(run)),
-            None => self.caller.clone().map(|s| s as Signal),
-        }
+        signal_for(self.caller.as_ref(), own)
     }
+}
+
+/// The signal of one run (or `translate` call) with the caller's signal `caller`: see
+/// [`RunContext::run_signal`].
+pub fn signal_for(caller: Option<&Rc<JsSignal>>, own: bool) -> Option<Signal> {
+    if !own && caller.is_none() {
+        return Some(Rc::new(Unfired));
+    }
+    match RunSignal::new(caller.map(|c| &**c)) {
+        Some(run) => Some(Rc::new(run)),
+        None => caller.cloned().map(|s| s as Signal),
+    }
+}
+
+/// The core toolkit of `value` when it is a `Toolkit` this instance made and still lives.
+pub fn toolkit_of(value: &JsValue) -> Option<Rc<Toolkit>> {
+    core_toolkit_by_id(&shim_toolkit_id(value, &instance_marker()))
 }
 
 /// The signal of a run nothing can abort: it never fires, and costs nothing until a tool asks
@@ -166,6 +177,9 @@ extern "C" {
     /// See `shim.js`: the JSON text of a non-empty array's items, else `undefined`.
     #[wasm_bindgen(js_name = historyItems)]
     fn shim_history_items(history: &JsValue) -> JsValue;
+    /// See `shim.js`: the id of a `Toolkit` object this instance made.
+    #[wasm_bindgen(js_name = toolkitId)]
+    fn shim_toolkit_id(toolkit: &JsValue, marker: &JsValue) -> JsValue;
     /// See `shim.js`: `[toolkitId, signal, history, id, on_text]` of a run's options.
     #[wasm_bindgen(js_name = runOptions)]
     fn shim_run_options(ctx: &JsValue, marker: &JsValue) -> JsValue;

@@ -159,6 +159,12 @@ export function rememberToolkit(toolkit, marker, id) {
   toolkits.set(toolkit, [marker, id])
 }
 
+/** The id of `toolkit` when it is a `Toolkit` the instance with `marker` made, else `undefined`. */
+export function toolkitId(toolkit, marker) {
+  const found = toolkits.get(toolkit)
+  return found !== undefined && found[0] === marker ? found[1] : undefined
+}
+
 const NO_OPTIONS = [undefined, undefined, undefined, undefined, undefined]
 
 /**

@@ -137,7 +137,9 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
   for (const name of ["createToolkit", "defineTool", "pending", "pendingOf", "authRequired", "sanitize", "toOpenAI",
     "toAnthropic", "toGemini", "Tool", "Toolkit", "httpTool", "listSkills", "loadSkills", "loadMcp", "createBuiltinTools",
     "builtinsEnabled", "expandEnvHeaders", "elicitationToRequest", "answerToElicitResult", "SKILLS_PROMPT_PREAMBLE",
-    "SKILL_TOOL_DESCRIPTION", "tool", "collectTools"]) {
+    "SKILL_TOOL_DESCRIPTION", "tool", "collectTools", "Client", "openAIMessagesToAnthropic", "openAIToolsToAnthropic",
+    "openAIToolChoiceToAnthropic", "finishReasonFor", "argsObject", "argsString", "toolCallsOf", "contentText",
+    "hasSystemMessage"]) {
     assert.ok(r.exports.includes(name), `missing export ${name}`)
   }
 })

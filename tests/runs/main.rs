@@ -22,6 +22,8 @@ mod client_loop;
 mod client_memory;
 #[path = "../client_suspend.rs"]
 mod client_suspend;
+#[path = "../client_translate.rs"]
+mod client_translate;
 #[path = "../client_wire.rs"]
 mod client_wire;
 #[path = "../host_history.rs"]

@@ -92,6 +92,8 @@ mod stream_sse_prop;
 mod text;
 #[path = "../toolkit.rs"]
 mod toolkit;
+#[path = "../translate.rs"]
+mod translate;
 #[path = "../types.rs"]
 mod types;
 #[path = "../typings.rs"]

@@ -64,6 +64,9 @@ pub struct CallContext {
     pub events: Option<Rc<dyn RunEvents>>,
     /// The host's history text, which goes at the body's mark.
     pub splice: Option<HostText>,
+    /// Keep the parsed response in [`Completion::raw`] even without an `afterLLM` hook (a
+    /// `translate` returns it).
+    pub keep_raw: bool,
 }
 
 /// `Retry-After` in milliseconds, honoured only as ASCII digits within 0…2147483647 seconds.
@@ -95,8 +98,36 @@ impl Llm {
         system: &str,
         ctx: CallContext,
     ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
-        let (url, headers) = self.requests.envelope(&self.config, self.dialect.as_ref());
         let body = self.body_text(prefix, messages, tools, system, ctx.events.is_some())?;
+        Ok(self.send(body, ctx))
+    }
+
+    /// Like [`Llm::call`] for a body the caller made (`translate`'s): `body` with its
+    /// `messages` and `tools` placeholders, shaped as every call's is (request parameters
+    /// merged, then `bodyTransform`), sent with the same retries and `llm` metric.
+    pub fn call_with_body(
+        &self,
+        body: Map<String, Value>,
+        messages: &[Message],
+        tools: &ToolList,
+        ctx: CallContext,
+    ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
+        let body = self.with_params(body);
+        let text = if self.hooks.has_body_transform() {
+            self.transformed(body, "", messages, tools)?
+        } else {
+            crate::core::wire::body_json(&body, "", messages, tools)
+        };
+        Ok(self.send(text, ctx))
+    }
+
+    /// The future that sends `body` (see [`Llm::call`]).
+    fn send(
+        &self,
+        body: String,
+        ctx: CallContext,
+    ) -> LocalBoxFuture<'static, Result<Completion, RunError>> {
+        let (url, headers) = self.requests.envelope(&self.config, self.dialect.as_ref());
         let request = HttpRequest {
             method: "POST".into(),
             url,
@@ -106,7 +137,7 @@ impl Llm {
             signal: ctx.signal.clone(),
         };
         let llm = self.clone();
-        Ok(Box::pin(async move {
+        Box::pin(async move {
             let start = llm.clock.now_ms();
             let mut in_flight = InFlight {
                 llm: llm.clone(),
@@ -124,7 +155,7 @@ impl Llm {
                 completion_tokens: usage.completion_tokens,
             });
             outcome
-        }))
+        })
     }
 
     async fn with_retries(
@@ -246,9 +277,7 @@ impl Llm {
         let Some(events) = &ctx.events else {
             let text = response.text(usize::MAX).await;
             let reply = self.dialect.parse(&text).map_err(bad)?;
-            let raw = self
-                .hooks
-                .has_after_llm()
+            let raw = (ctx.keep_raw || self.hooks.has_after_llm())
                 .then(|| crate::core::json::parse::from_str(&text).ok())
                 .flatten();
             return Ok(Completion { reply, raw });
@@ -328,6 +357,17 @@ impl Llm {
             return Ok(template.fill(prefix, messages, tools));
         }
         let body = self.body(system, tools, stream);
+        self.transformed(body, prefix, messages, tools)
+    }
+
+    /// `body` filled by copies and rewritten by `bodyTransform`, as JSON text.
+    fn transformed(
+        &self,
+        body: Map<String, Value>,
+        prefix: &str,
+        messages: &[Message],
+        tools: &ToolList,
+    ) -> Result<String, RunError> {
         let body = self
             .hooks
             .body_transform(body_value(body, prefix, messages, tools.value()))
@@ -342,9 +382,16 @@ impl Llm {
     /// or `stream`) put in.
     fn body(&self, system: &str, tools: &ToolList, stream: bool) -> Map<String, Value> {
         let config = &self.config;
-        let mut body = self
+        let body = self
             .dialect
             .body(&config.model, system, tools.has_tools(), stream);
+        self.with_params(body)
+    }
+
+    /// `body` with the configured request parameters (not `messages`, `tools` or `stream`)
+    /// put in; they win.
+    fn with_params(&self, mut body: Map<String, Value>) -> Map<String, Value> {
+        let config = &self.config;
         let allowed = config
             .request_params
             .iter()

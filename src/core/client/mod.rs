@@ -14,4 +14,5 @@ pub mod store;
 pub mod suspend;
 pub mod telemetry;
 pub mod tools;
+pub mod translate;
 pub mod turn;

@@ -158,7 +158,11 @@ impl Client {
 
     /// Completes with the reason the run must stop: its signal fired or its deadline passed
     /// (then the signal is fired too, so requests and tools in flight stop).
-    async fn stop_when(&self, signal: Option<Signal>, deadline: Option<f64>) -> RunError {
+    pub(super) async fn stop_when(
+        &self,
+        signal: Option<Signal>,
+        deadline: Option<f64>,
+    ) -> RunError {
         let fired = {
             let signal = signal.clone();
             async move {
@@ -324,6 +328,7 @@ impl Client {
                 deadline,
                 events: events.clone(),
                 splice: progress.splice.clone(),
+                keep_raw: false,
             };
             let completion = llm
                 .call(&progress.prefix, &progress.messages, &tools, &system, ctx)?
@@ -508,7 +513,7 @@ impl Client {
     }
 }
 
-fn check_signal(signal: &Option<Signal>) -> Result<(), RunError> {
+pub(super) fn check_signal(signal: &Option<Signal>) -> Result<(), RunError> {
     match signal {
         Some(s) if s.is_aborted() => Err(RunError::Aborted(s.reason())),
         _ => Ok(()),
