@@ -26,6 +26,10 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::skills::SkillDef::write_typescript);
         #[cfg(feature = "full")]
         add(crate::core::mcp::config_json::McpServerConfig::write_typescript);
+        #[cfg(feature = "full")]
+        add(crate::core::translate::TranslatedToolCall::write_typescript);
+        #[cfg(feature = "full")]
+        add(crate::core::translate::TranslateResult::write_typescript);
     } else {
         add(crate::core::types::ToolResult::write_typescript);
         add(crate::core::types::Request::write_typescript);
@@ -33,8 +37,6 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::client::result::ToolCallRecord::write_typescript);
         add(crate::core::wire::Usage::write_typescript);
         add(crate::core::client::result::RunResult::write_typescript);
-        add(crate::core::translate::TranslatedToolCall::write_typescript);
-        add(crate::core::translate::TranslateResult::write_typescript);
         add(crate::core::metrics::MetricEvent::write_typescript);
         add(crate::core::client::telemetry::StreamEvent::write_typescript);
     }

@@ -32,6 +32,9 @@ pub mod text;
 pub mod time;
 pub mod tool;
 pub mod toolkit;
+/// Single-turn translate (SPEC §11): in the full build only (`toolnexus-wasm/core` keeps
+/// pages that bring their own tools lean; translate is a proxy's feature, ~11 KiB gzip).
+#[cfg(feature = "full")]
 pub mod translate;
 pub mod types;
 pub mod wire;

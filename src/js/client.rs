@@ -1,16 +1,14 @@
-//! The `Client` class (SPEC §8, §10, §11): `run`, `ask`, `stream`, `conversation`, `translate`,
-//! `metrics`.
+//! The `Client` class (SPEC §8, §10): `run`, `ask`, `stream`, `conversation`, `metrics`
+//! (`translate` and `toolCallsJSON`, full build only, are in `translate.rs`).
 
 use crate::core::json::value::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::callbacks::{JsStore, JsTextSink};
-use super::convert::{
-    coded_error, get, js_error, messages_to_js, record_to_js, to_json, type_name,
-};
+use super::convert::{coded_error, get, js_error, messages_to_js, to_json, type_name};
 use super::host::set;
-use super::run_context::{signal_for, HistoryMode, RunContext};
+use super::run_context::{HistoryMode, RunContext};
 use super::run_result::run_result;
 use super::run_stream::{RunStream, StreamSink};
 use crate::core::client::error::RunError;
@@ -18,7 +16,6 @@ use crate::core::client::result::RunResult;
 use crate::core::client::resume::check_resume_ids;
 use crate::core::client::run::{Client, Resume, RunInput};
 use crate::core::client::telemetry::RunEvents;
-use crate::core::client::translate::TranslateInput;
 use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::message::{self, Message};
 use crate::core::toolkit::Toolkit;
@@ -297,56 +294,6 @@ impl ClientHandle {
     #[wasm_bindgen(js_name = conversationStore, unchecked_return_type = "ConversationStore")]
     pub fn conversation_store(&self) -> JsValue {
         self.store.clone()
-    }
-
-    /// Translates one OpenAI Chat Completions request (SPEC §11): exactly one provider call,
-    /// the reply in OpenAI shape (`arguments` as JSON text, `finishReason` `"tool_calls"`
-    /// whenever the model called a tool). Nothing runs: a `toolkit` is only declared (before
-    /// `tools`), and nothing is kept between calls. On an `anthropic`-style client the request
-    /// is translated (tool calls to `tool_use` blocks, consecutive tool results merged into one
-    /// user turn, system and developer messages hoisted, content arrays flattened); on an
-    /// `openai`-style one it is sent as it is. Retries, `headers`, `requestParams`,
-    /// `bodyTransform`, `timeoutMs` and the `llm` metric are the loop's; `beforeLLM` and
-    /// `afterLLM` fire once, tool hooks never. A request without messages, a tool call whose
-    /// arguments are not a JSON object, or a `tool` message answering no earlier call rejects
-    /// with code `"invalid_request"` before anything is sent.
-    ///
-    /// ```js
-    /// const r = await client.translate({ messages: body.messages, tools: body.tools, toolChoice: body.tool_choice })
-    /// res.json({ choices: [{ message: { role: "assistant", content: r.text, tool_calls: Client.toolCallsJSON(r) }, finish_reason: r.finishReason }] })
-    /// ```
-    #[wasm_bindgen(unchecked_return_type = "Promise<TranslateResult>")]
-    pub fn translate(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue,
-    ) -> js_sys::Promise {
-        let (request, toolkit, caller) = match super::translate::read_request(&request) {
-            Ok(read) => read,
-            Err(e) => return js_sys::Promise::reject(&e),
-        };
-        let own = self.core.config.timeout_ms.is_some();
-        let future = self.core.translate(TranslateInput {
-            request,
-            toolkit,
-            signal: signal_for(caller.as_ref(), own),
-        });
-        crate::js::promise::promise(async move {
-            let result = future.await.map_err(|e| run_error(&e))?;
-            record_to_js(&result)
-        })
-    }
-
-    /// A translate result's tool calls as an OpenAI `tool_calls` array (`[{id, type:
-    /// "function", function: {name, arguments}}]`), for an assistant message of a response.
-    ///
-    /// ```js
-    /// const message = { role: "assistant", content: r.text || null, tool_calls: Client.toolCallsJSON(r) }
-    /// ```
-    #[wasm_bindgen(js_name = toolCallsJSON, unchecked_return_type = "OpenAIToolCall[]")]
-    pub fn tool_calls_json(
-        #[wasm_bindgen(unchecked_param_type = "TranslateResult")] result: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        super::translate::tool_calls_json(&result)
     }
 
     /// The Prometheus text exposition of this client's metrics, byte-identical to the

@@ -44,6 +44,7 @@ pub mod toolkit;
 pub mod toolkit_lean;
 #[cfg(feature = "full")]
 pub mod toolkit_sources;
+#[cfg(feature = "full")]
 pub mod translate;
 pub mod types;
 pub mod typings;

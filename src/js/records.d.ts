@@ -96,35 +96,6 @@ export interface RunResult {
   saveError?: string
 }
 
-/** One tool call the model asked for, in OpenAI shape (SPEC §11). */
-export interface TranslatedToolCall {
-  /** The call id; the caller's `tool` message answers it as its `tool_call_id`. */
-  id: string
-  /** The function's name. */
-  name: string
-  /** The arguments as JSON text (OpenAI's wire form), to hand on as they are. */
-  arguments: string
-}
-
-/** What `client.translate` resolves to (SPEC §11): one provider call, in OpenAI shape. */
-export interface TranslateResult {
-  /** The assistant's text (`""` when it only called tools). */
-  text: string
-  /** Every tool call, in the provider's order; none is dropped. */
-  toolCalls: TranslatedToolCall[]
-  /**
-   * `"tool_calls"` whenever the turn called a tool; an OpenAI-style endpoint's own
-   * `finish_reason` is passed on as it is.
-   */
-  finishReason: FinishReason | (string & {})
-  /** This call's token usage. */
-  usage: Usage
-  /** The configured model. */
-  model: string
-  /** The provider's response as it came, for what this result does not carry. */
-  raw?: OpenAIResponse | AnthropicResponse
-}
-
 /** One event, as `onMetric` receives it. */
 export type MetricEvent =
   | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }

@@ -1,16 +1,120 @@
 //! Single-turn translation (SPEC §11): reading a `translate` request, and the reference port's
 //! pure helpers (`openAIMessagesToAnthropic` & co.), each a thin crossing into
-//! `src/core/translate/`. `Client.translate` and `Client.toolCallsJSON` are in `client.rs`.
+//! `src/core/translate/`, and `Client.translate` / `Client.toolCallsJSON`. Full build only.
 
 use crate::core::json::value::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_json, from_json_text, get, js_error, to_json, type_name};
+use super::client::{run_error, ClientHandle};
+use super::convert::{from_json, from_json_text, get, js_error, record_to_js, to_json, type_name};
 use super::host::{signal_of, JsSignal};
+use super::run_context::signal_for;
 use super::run_context::toolkit_of;
+use crate::core::client::translate::TranslateInput;
 use crate::core::toolkit::Toolkit;
 use crate::core::translate::{helpers, TranslateRequest};
+
+/// The TypeScript of translate's requests and helpers (full build only, as the module is).
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/**
+ * A message of a {@link TranslateRequest}: a Chat Completions message, or any message object
+ * a client sends (`arguments` given as an object, `tool_calls` without `type`, legacy roles).
+ */
+export type TranslateMessage = OpenAIMessage | { role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string; [key: string]: unknown }
+
+/** An OpenAI `tool_choice`: passed on as it is to an `openai`-style endpoint, mapped for an `anthropic` one. */
+export type OpenAIToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } } | (string & {})
+
+/** An Anthropic `tool_choice`, as {@link openAIToolChoiceToAnthropic} writes it. */
+export type AnthropicToolChoice = { type: "any" } | { type: "none" } | { type: "tool"; name: string }
+
+/** An OpenAI finish reason, as {@link finishReasonFor} maps a provider's stop reason. */
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter"
+
+/**
+ * The OpenAI finish reason of a turn: `"tool_calls"` whenever it called a tool; else
+ * `max_tokens` / `length` → `"length"`, `refusal` / `content_filter` → `"content_filter"`,
+ * anything else `"stop"`.
+ *
+ * ```js
+ * finishReasonFor(false, "max_tokens") // "length"
+ * ```
+ */
+export function finishReasonFor(hasToolCalls: boolean, providerStop?: string): FinishReason
+
+/** The argument of `translate` (SPEC §11): an OpenAI Chat Completions request, taken as it is. */
+export interface TranslateRequest {
+  /** The OpenAI `messages`, assistant `tool_calls` and `tool` results included; at least one. */
+  messages: TranslateMessage[]
+  /** The OpenAI `tools`, declared only: nothing is ever run. */
+  tools?: (OpenAITool | AnthropicTool)[]
+  /** A toolkit whose tools are declared (before `tools`) and never run. */
+  toolkit?: Toolkit
+  /** The OpenAI `tool_choice`; absent, none is sent. */
+  toolChoice?: OpenAIToolChoice
+  /** Overrides the system prompt (the client's `systemPrompt`, then the request's system messages). */
+  system?: string
+  /** Overrides the provider's default `max_tokens` (4096 on Anthropic; none on OpenAI). */
+  maxTokens?: number
+  /** Aborts the call (code `"aborted"`). */
+  signal?: AbortSignal
+}
+"#;
+
+#[wasm_bindgen(js_class = Client)]
+impl ClientHandle {
+    /// Translates one OpenAI Chat Completions request (SPEC §11): exactly one provider call,
+    /// the reply in OpenAI shape (`arguments` as JSON text, `finishReason` `"tool_calls"`
+    /// whenever the model called a tool). Nothing runs: a `toolkit` is only declared (before
+    /// `tools`), and nothing is kept between calls. On an `anthropic`-style client the request
+    /// is translated (tool calls to `tool_use` blocks, consecutive tool results merged into one
+    /// user turn, system and developer messages hoisted, content arrays flattened); on an
+    /// `openai`-style one it is sent as it is. Retries, `headers`, `requestParams`,
+    /// `bodyTransform`, `timeoutMs` and the `llm` metric are the loop's; `beforeLLM` and
+    /// `afterLLM` fire once, tool hooks never. A request without messages, a tool call whose
+    /// arguments are not a JSON object, or a `tool` message answering no earlier call rejects
+    /// with code `"invalid_request"` before anything is sent.
+    ///
+    /// ```js
+    /// const r = await client.translate({ messages: body.messages, tools: body.tools, toolChoice: body.tool_choice })
+    /// res.json({ choices: [{ message: { role: "assistant", content: r.text, tool_calls: Client.toolCallsJSON(r) }, finish_reason: r.finishReason }] })
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<TranslateResult>")]
+    pub fn translate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue,
+    ) -> js_sys::Promise {
+        let (request, toolkit, caller) = match read_request(&request) {
+            Ok(read) => read,
+            Err(e) => return js_sys::Promise::reject(&e),
+        };
+        let own = self.core.config.timeout_ms.is_some();
+        let future = self.core.translate(TranslateInput {
+            request,
+            toolkit,
+            signal: signal_for(caller.as_ref(), own),
+        });
+        crate::js::promise::promise(async move {
+            let result = future.await.map_err(|e| run_error(&e))?;
+            record_to_js(&result)
+        })
+    }
+
+    /// A translate result's tool calls as an OpenAI `tool_calls` array (`[{id, type:
+    /// "function", function: {name, arguments}}]`), for an assistant message of a response.
+    ///
+    /// ```js
+    /// const message = { role: "assistant", content: r.text || null, tool_calls: Client.toolCallsJSON(r) }
+    /// ```
+    #[wasm_bindgen(js_name = toolCallsJSON, unchecked_return_type = "OpenAIToolCall[]")]
+    pub fn tool_calls_json(
+        #[wasm_bindgen(unchecked_param_type = "TranslateResult")] result: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        tool_calls_json(&result)
+    }
+}
 
 /// A translate request's JSON parts, its toolkit and the caller's signal.
 pub type ReadRequest = (TranslateRequest, Option<Rc<Toolkit>>, Option<Rc<JsSignal>>);

@@ -295,50 +295,6 @@ export interface ConversationOptions {
   signal?: AbortSignal
 }
 
-/**
- * A message of a {@link TranslateRequest}: a Chat Completions message, or any message object
- * a client sends (`arguments` given as an object, `tool_calls` without `type`, legacy roles).
- */
-export type TranslateMessage = OpenAIMessage | { role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string; [key: string]: unknown }
-
-/** An OpenAI `tool_choice`: passed on as it is to an `openai`-style endpoint, mapped for an `anthropic` one. */
-export type OpenAIToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } } | (string & {})
-
-/** An Anthropic `tool_choice`, as {@link openAIToolChoiceToAnthropic} writes it. */
-export type AnthropicToolChoice = { type: "any" } | { type: "none" } | { type: "tool"; name: string }
-
-/** An OpenAI finish reason, as {@link finishReasonFor} maps a provider's stop reason. */
-export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter"
-
-/**
- * The OpenAI finish reason of a turn: `"tool_calls"` whenever it called a tool; else
- * `max_tokens` / `length` → `"length"`, `refusal` / `content_filter` → `"content_filter"`,
- * anything else `"stop"`.
- *
- * ```js
- * finishReasonFor(false, "max_tokens") // "length"
- * ```
- */
-export function finishReasonFor(hasToolCalls: boolean, providerStop?: string): FinishReason
-
-/** The argument of `translate` (SPEC §11): an OpenAI Chat Completions request, taken as it is. */
-export interface TranslateRequest {
-  /** The OpenAI `messages`, assistant `tool_calls` and `tool` results included; at least one. */
-  messages: TranslateMessage[]
-  /** The OpenAI `tools`, declared only: nothing is ever run. */
-  tools?: (OpenAITool | AnthropicTool)[]
-  /** A toolkit whose tools are declared (before `tools`) and never run. */
-  toolkit?: Toolkit
-  /** The OpenAI `tool_choice`; absent, none is sent. */
-  toolChoice?: OpenAIToolChoice
-  /** Overrides the system prompt (the client's `systemPrompt`, then the request's system messages). */
-  system?: string
-  /** Overrides the provider's default `max_tokens` (4096 on Anthropic; none on OpenAI). */
-  maxTokens?: number
-  /** Aborts the call (code `"aborted"`). */
-  signal?: AbortSignal
-}
-
 /** The tools in the Gemini shape, as `toGemini` writes them: one entry holding every function declaration. */
 export type GeminiTools = [{ functionDeclarations: { name: string; description: string; parameters: JSONSchema }[] }]
 

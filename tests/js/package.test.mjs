@@ -202,8 +202,10 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
   assert.deepEqual(r.missing, [
     "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource", "__skillTexts",
-    "answerToElicitResult", "builtinsEnabled", "createBuiltinTools", "elicitationToRequest", "expandEnvHeaders",
-    "listMcpTools", "listSkills", "loadMcp", "loadSkills", "parseMcpConfig",
+    "answerToElicitResult", "argsObject", "argsString", "builtinsEnabled", "contentText", "createBuiltinTools",
+    "elicitationToRequest", "expandEnvHeaders", "finishReasonFor", "hasSystemMessage", "listMcpTools", "listSkills",
+    "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic", "openAIToolsToAnthropic",
+    "parseMcpConfig", "toolCallsOf",
   ])
   assert.deepEqual(r.extra, [])
   assert.equal(r.separate, true)

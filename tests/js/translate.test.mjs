@@ -524,28 +524,13 @@ test("Client.toolCallsJSON renders a result's calls as an OpenAI tool_calls arra
   assert.throws(() => Client.toolCallsJSON(null), (e) => e.code === "invalid_argument")
 })
 
-test("translate: the lean core (toolnexus-wasm/core) translates the same way", async () => {
-  anthropicStub.script(
-    reply(200, { content: [{ type: "tool_use", id: "t1", name: "f", input: { a: 1 } }], stop_reason: "tool_use" }),
-  )
+test("translate is the full build's: the lean core has neither the method nor the helpers", () => {
   const lean = core.createClient({ baseUrl: anthropicStub.baseUrl, style: "anthropic", model: "stub", apiKey: "k" })
-  const messages = [
-    { role: "system", content: "S." },
-    { role: "user", content: "go" },
-    { role: "assistant", tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }] },
-    { role: "tool", tool_call_id: "a", content: "r" },
-  ]
-  const res = await lean.translate({ messages, tools: openAITools(), toolChoice: "required" })
-  assert.deepEqual(core.Client.toolCallsJSON(res), [{ id: "t1", type: "function", function: { name: "f", arguments: '{"a":1}' } }])
-  const leanBody = anthropicStub.requests[0].text
-
-  anthropicStub.script(
-    reply(200, { content: [{ type: "tool_use", id: "t1", name: "f", input: { a: 1 } }], stop_reason: "tool_use" }),
-  )
-  await anthropicClient().translate({ messages, tools: openAITools(), toolChoice: "required" })
-  assert.equal(anthropicStub.requests[0].text, leanBody, "the lean and full builds sent different bodies")
-  assert.deepEqual(core.openAIMessagesToAnthropic(messages), openAIMessagesToAnthropic(messages))
-  assert.equal(core.finishReasonFor(false, "length"), "length")
+  assert.equal(typeof lean.translate, "undefined")
+  assert.equal(typeof core.Client.toolCallsJSON, "undefined")
+  for (const name of ["openAIMessagesToAnthropic", "openAIToolsToAnthropic", "openAIToolChoiceToAnthropic", "finishReasonFor", "argsObject", "argsString", "toolCallsOf", "contentText", "hasSystemMessage"]) {
+    assert.equal(name in core, false, name)
+  }
 })
 
 // ---- the pure helpers ----

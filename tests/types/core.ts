@@ -33,6 +33,10 @@ core.SKILLS_PROMPT_PREAMBLE
 core.loadMcp
 // @ts-expect-error nor createBuiltinTools
 core.createBuiltinTools
+// @ts-expect-error nor translate (a proxy's feature, in the full build)
+core.finishReasonFor
+// @ts-expect-error nor translate's method on the client
+client.translate
 // The decorator sugar and the toolkit's signal are the lean build's too.
 const sugar: core.Tool[] = core.collectTools({ t: core.tool("d")(function t() { return "x" }) })
 await createToolkit({ extraTools: sugar, signal: AbortSignal.timeout(1000) })

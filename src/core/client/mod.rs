@@ -14,5 +14,6 @@ pub mod store;
 pub mod suspend;
 pub mod telemetry;
 pub mod tools;
+#[cfg(feature = "full")]
 pub mod translate;
 pub mod turn;
