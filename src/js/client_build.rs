@@ -16,6 +16,9 @@ use crate::core::client::run::Client;
 use crate::core::client::telemetry::{MetricSink, Telemetry};
 use crate::core::host::Http;
 
+/// The hooks a `hooks` object may carry.
+const HOOKS: [&str; 4] = ["beforeLLM", "afterLLM", "beforeTool", "afterTool"];
+
 fn build(
     options: &JsValue,
     style: Style,
@@ -32,8 +35,15 @@ fn build(
         );
         config.headers.insert(0, header);
     }
+    // A function carrying a hook as a property is a hooks object too (`agents.compactor` makes
+    // one); a bare function is still refused, as the likely mistake `hooks: beforeLLM`.
     let hooks = get(options, "hooks");
-    if !(hooks.is_undefined() || hooks.is_null() || hooks.is_object()) {
+    let carries_hook = || HOOKS.iter().any(|key| get(&hooks, key).is_function());
+    let accepted = hooks.is_undefined()
+        || hooks.is_null()
+        || hooks.is_object()
+        || (hooks.is_function() && carries_hook());
+    if !accepted {
         return Err(js_error(
             "invalid_options",
             &format!("{what}: hooks must be an object, got {}", type_name(&hooks)),
