@@ -4,6 +4,11 @@ export * from "./errors.js"
 export * from "./define-tool.js"
 // define-tool.js's defineTool (typed from its schema) is the one the entries export.
 export { defineTool } from "./define-tool.js"
+/**
+ * Long-lived agents (SPEC §7D–§7F): today {@link agents.compactor}, a `beforeLLM` hook that
+ * compacts a transcript over budget, and {@link agents.estimateTokens}, its default estimator.
+ */
+export * as agents from "./agents.js"
 import type { ToolLike, StreamEvent, StreamOptions, HttpToolOptions, Tool, InProcessOptions, Client, JSONSchema } from "./web/toolnexus.js"
 
 /**

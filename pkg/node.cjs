@@ -21,6 +21,8 @@ toolnexus.defineTool = require("./define-tool.cjs").defineToolWith(toolnexus.def
 toolnexus.createInProcessClient = require("./in-process.cjs").inProcessWith(toolnexus.createClient)
 // tool and collectTools (SPEC §6) are plain JavaScript (decorate.cjs) over defineTool.
 Object.assign(toolnexus, require("./decorate.cjs").decoratorsWith(toolnexus.defineTool))
+// agents (SPEC §7F: compactor, estimateTokens) is plain JavaScript (agents.cjs).
+toolnexus.agents = require("./agents.cjs")
 // The skill texts are the core's (skills, MCP and the built-ins are in the full build only).
 ;[toolnexus.SKILLS_PROMPT_PREAMBLE, toolnexus.SKILL_TOOL_DESCRIPTION] = toolnexus.__skillTexts()
 

@@ -7,6 +7,7 @@ import { httpToolWith } from "../http-tool.js"
 import { defineToolWith } from "../define-tool.js"
 import { inProcessWith } from "../in-process.js"
 import { decoratorsWith } from "../decorate.js"
+import * as agents from "../agents.js"
 
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
 installIdioms({ Toolkit, Client, __setDefaultStore, __setErrorClass }, { InMemoryConversationStore })
@@ -22,3 +23,5 @@ export const defineTool = defineToolWith(defineModuleTool)
 export const createInProcessClient = inProcessWith(createClient)
 // tool and collectTools (SPEC §6) are plain JavaScript (decorate.js) over defineTool.
 export const { tool, collectTools } = decoratorsWith(defineTool)
+// agents (SPEC §7F: compactor, estimateTokens) is plain JavaScript (agents.js).
+export { agents }

@@ -20,5 +20,7 @@ toolnexus.defineTool = require("../define-tool.cjs").defineToolWith(toolnexus.de
 toolnexus.createInProcessClient = require("../in-process.cjs").inProcessWith(toolnexus.createClient)
 // tool and collectTools (SPEC §6) are plain JavaScript (decorate.cjs) over defineTool.
 Object.assign(toolnexus, require("../decorate.cjs").decoratorsWith(toolnexus.defineTool))
+// agents (SPEC §7F: compactor, estimateTokens) is plain JavaScript (agents.cjs).
+toolnexus.agents = require("../agents.cjs")
 
 module.exports = toolnexus

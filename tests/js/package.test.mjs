@@ -69,7 +69,7 @@ test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
   const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js",
-    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts", "decorate.js", "decorate.cjs", "index.d.cts", "stores.d.cts", "errors.d.cts", "define-tool.d.cts"]
+    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts", "decorate.js", "decorate.cjs", "agents.js", "agents.cjs", "agents.d.ts", "index.d.cts", "stores.d.cts", "errors.d.cts", "define-tool.d.cts", "agents.d.cts"]
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
@@ -139,7 +139,7 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
     "builtinsEnabled", "expandEnvHeaders", "elicitationToRequest", "answerToElicitResult", "SKILLS_PROMPT_PREAMBLE",
     "SKILL_TOOL_DESCRIPTION", "tool", "collectTools", "Client", "openAIMessagesToAnthropic", "openAIToolsToAnthropic",
     "openAIToolChoiceToAnthropic", "finishReasonFor", "argsObject", "argsString", "toolCallsOf", "contentText",
-    "hasSystemMessage"]) {
+    "hasSystemMessage", "agents"]) {
     assert.ok(r.exports.includes(name), `missing export ${name}`)
   }
 })

@@ -17,4 +17,6 @@ async function failing(): Promise<string> {
 const leanTool = lean.defineTool({ name: "b", run: () => "x" })
 // @ts-expect-error the lean build has no skills
 lean.listSkills
-export = { named, store, failing, leanTool }
+const compact = toolnexus.agents.compactor({ maxTokens: 100, summarize: (older) => `${older.length}` })
+const estimate: number = lean.agents.estimateTokens([{ role: "user", content: "hi" }])
+export = { named, store, failing, leanTool, compact, estimate }

@@ -1,0 +1,127 @@
+// The `agents` namespace (SPEC §7D–§7F); today its compaction half (§7F): `compactor(options)`
+// makes a `beforeLLM` hook that, once the transcript's token estimate is over `maxTokens`, swaps
+// the older body for one summary system message and keeps a recent tail, and `estimateTokens`
+// is its default estimator. Plain JavaScript beside the module: the hook already holds the
+// transcript as JavaScript values, and a split over them needs no crossing into the wasm module
+// and back each turn. The entries export this module's exports as `agents`.
+import { ToolnexusError } from "./errors.js"
+import { errorText, typeName } from "./stores.js"
+
+/** Starts the summary system message; a host (or a test) recognises a compaction by it. */
+const SUMMARY_PREFIX = "[Summary of earlier conversation]\n"
+
+/** The system reminder `flushToMemory` puts between the summary and the tail. */
+const FLUSH_REMINDER =
+  "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized."
+
+/** The estimate of one message: a quarter of its JSON text's length, rounded up. */
+function messageTokens(message) {
+  const text = JSON.stringify(message)
+  return text === undefined ? 0 : Math.ceil(text.length / 4)
+}
+
+/**
+ * The default token estimate of a transcript: per message, ceil(length of its JSON text / 4),
+ * summed. An estimator, not a tokenizer.
+ */
+export function estimateTokens(messages) {
+  if (!Array.isArray(messages)) {
+    throw new ToolnexusError("invalid_argument", `estimateTokens: messages must be an array, got ${typeName(messages)}`)
+  }
+  let total = 0
+  for (const message of messages) total += messageTokens(message)
+  return total
+}
+
+/**
+ * Where the tail may start: a `user` message that is not an Anthropic tool-result carrier (a
+ * `user` message whose content holds a `tool_result` block belongs to the tool group before it).
+ */
+function isBoundary(message) {
+  if (message === null || typeof message !== "object" || message.role !== "user") return false
+  const content = message.content
+  return !(Array.isArray(content) && content.some((block) => block !== null && typeof block === "object" && block.type === "tool_result"))
+}
+
+/**
+ * The index the kept tail starts at, a boundary after the first message past the head (`from`;
+ * a tail from there would leave nothing to summarize): the earliest whose tail still fits
+ * `keepTail`; when none fits, the latest (safety over size); with none, `messages.length`
+ * (everything after the head is summarized).
+ * `tailTokens(i)` is the estimate of `messages.slice(i)`.
+ */
+function tailStart(messages, from, keepTail, tailTokens) {
+  let start = messages.length
+  for (let i = messages.length - 1; i > from && !(tailTokens(i) > keepTail); i--) {
+    if (isBoundary(messages[i])) start = i
+  }
+  if (start < messages.length) return start
+  for (let i = messages.length - 1; i > from; i--) if (isBoundary(messages[i])) return i
+  return messages.length
+}
+
+/**
+ * A `beforeLLM` hook (SPEC §7F, §8) that keeps a long-lived agent under budget. At or below
+ * `maxTokens` it returns nothing (the run is byte-identical to one without it); above, the
+ * transcript becomes `[leading system prompt, summary, (flush reminder), ...tail]`, the tail
+ * starting at a real user turn so no tool result loses its call. The hook also carries itself as
+ * `beforeLLM`, so it is a hooks object too: `hooks: compactor(...)` or `hooks: {beforeLLM: compactor(...)}`.
+ */
+export function compactor(options) {
+  if (options === null || typeof options !== "object") {
+    throw new ToolnexusError("invalid_options", `compactor: options must be {maxTokens, summarize, keepTail?, countTokens?, flushToMemory?}, got ${typeName(options)}`)
+  }
+  const { maxTokens, keepTail, summarize, countTokens, flushToMemory } = options
+  if (typeof maxTokens !== "number" || Number.isNaN(maxTokens)) {
+    throw new ToolnexusError("invalid_options", `compactor: maxTokens must be a number, got ${typeName(maxTokens)}`)
+  }
+  if (keepTail !== undefined && (typeof keepTail !== "number" || Number.isNaN(keepTail))) {
+    throw new ToolnexusError("invalid_options", `compactor: keepTail must be a number, got ${typeName(keepTail)}`)
+  }
+  if (typeof summarize !== "function") {
+    throw new ToolnexusError("invalid_options", `compactor: summarize must be a function, got ${typeName(summarize)}`)
+  }
+  if (countTokens !== undefined && typeof countTokens !== "function") {
+    throw new ToolnexusError("invalid_options", `compactor: countTokens must be a function, got ${typeName(countTokens)}`)
+  }
+  const keep = keepTail ?? Math.floor(maxTokens / 2)
+
+  async function beforeLLM(event) {
+    const messages = event?.messages
+    if (!Array.isArray(messages)) {
+      throw new ToolnexusError("invalid_argument", `compactor: the beforeLLM event's messages must be an array, got ${typeName(messages)}`)
+    }
+    // The default estimate is a sum over messages: each message is measured once, and a tail's
+    // estimate is a running sum. A host's countTokens is asked about each candidate tail.
+    let tailTokens
+    let total
+    if (countTokens === undefined) {
+      const sizes = messages.map(messageTokens)
+      const suffix = new Array(messages.length + 1).fill(0)
+      for (let i = messages.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + sizes[i]
+      tailTokens = (i) => suffix[i]
+      total = suffix[0]
+    } else {
+      tailTokens = (i) => countTokens(messages.slice(i))
+      total = countTokens(messages)
+    }
+    if (!(total > maxTokens)) return undefined
+    const head = messages.length > 0 && messages[0]?.role === "system" ? 1 : 0
+    const start = tailStart(messages, head, keep, tailTokens)
+    if (start <= head) return undefined
+    const older = messages.slice(head, start)
+    let summary
+    try {
+      summary = await summarize(older)
+    } catch (thrown) {
+      throw new ToolnexusError("hook", `compactor: summarize failed, the transcript is left as it was: ${errorText(thrown)}`, { cause: thrown })
+    }
+    const compacted = messages.slice(0, head)
+    compacted.push({ role: "system", content: SUMMARY_PREFIX + String(summary) })
+    if (flushToMemory) compacted.push({ role: "system", content: FLUSH_REMINDER })
+    for (let i = start; i < messages.length; i++) compacted.push(messages[i])
+    return { messages: compacted }
+  }
+  beforeLLM.beforeLLM = beforeLLM
+  return beforeLLM
+}

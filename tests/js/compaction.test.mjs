@@ -1,0 +1,364 @@
+// agents.compactor and agents.estimateTokens (SPEC §7F): a beforeLLM hook that, over budget,
+// replaces the older body of the transcript with one summary system message and keeps a tail
+// starting at a real user turn. The reference's compaction tests (C1–C6 and the two dialect
+// tests), the shared conformance fixture, and runs through the client against the stub server.
+import { test, after } from "node:test"
+import assert from "node:assert/strict"
+import { existsSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { fileURLToPath } from "node:url"
+import * as full from "../../pkg/node.mjs"
+import * as core from "../../pkg/core/node.mjs"
+import { agents, createClient, createInProcessClient, createToolkit, defineTool } from "../../pkg/node.mjs"
+import { startAnthropicStub, startOpenAIStub, openai, anthropic } from "./support/stub-server.mjs"
+import { assertCode, clearKeyEnv, rejection, thrown } from "./support/helpers.mjs"
+
+clearKeyEnv()
+const require = createRequire(import.meta.url)
+const { compactor, estimateTokens } = agents
+
+const SUMMARY_PREFIX = "[Summary of earlier conversation]\n"
+const FLUSH_REMINDER =
+  "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized."
+
+const fixturePath = fileURLToPath(new URL("../../../shared/conformance/compaction/fixture.json", import.meta.url))
+const fixture = existsSync(fixturePath) ? JSON.parse(readFileSync(fixturePath, "utf8")) : undefined
+
+/** The fixture's transcript: the system prompt, then `turns` groups of user, tool call, tool result, answer. */
+function transcript(turns, systemPrompt = "You are Ava. SOUL.") {
+  const messages = [{ role: "system", content: systemPrompt }]
+  for (let i = 0; i < turns; i++) {
+    messages.push({ role: "user", content: `question ${i} ${"pad ".repeat(40)}` })
+    messages.push({ role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "lookup", arguments: "{}" } }] })
+    messages.push({ role: "tool", tool_call_id: `c${i}`, content: `result ${i} ${"data ".repeat(40)}` })
+    messages.push({ role: "assistant", content: `answer ${i}` })
+  }
+  return messages
+}
+
+const summarize = (older) => `summarized ${older.length} messages`
+const event = (messages) => ({ messages, tools: [], model: "m", turn: 0 })
+
+/** Every OpenAI tool message is preceded by an assistant message carrying its call id. */
+function assertOpenAIPairs(messages) {
+  messages.forEach((m, i) => {
+    if (m.role !== "tool") return
+    const parent = messages.slice(0, i).some((p) => p.role === "assistant" && (p.tool_calls ?? []).some((c) => c.id === m.tool_call_id))
+    assert.ok(parent, `tool message ${i} (${m.tool_call_id}) is orphaned`)
+  })
+}
+
+/** Every Anthropic tool_result block is preceded by the tool_use block it answers. */
+function assertAnthropicPairs(messages) {
+  const blocks = (m) => (Array.isArray(m.content) ? m.content : [])
+  messages.forEach((m, i) => {
+    for (const b of blocks(m)) {
+      if (b?.type !== "tool_result") continue
+      const parent = messages.slice(0, i).some((p) => blocks(p).some((u) => u?.type === "tool_use" && u.id === b.tool_use_id))
+      assert.ok(parent, `tool_result ${b.tool_use_id} at ${i} is orphaned`)
+    }
+  })
+}
+
+// --- the reference's tests -----------------------------------------------------------------
+
+test("C1: at or below budget the hook returns nothing", async () => {
+  const messages = transcript(3)
+  const before = JSON.stringify(messages)
+  assert.equal(await compactor({ maxTokens: 100_000, summarize })(event(messages)), undefined)
+  // Exactly at the budget is still a no-op.
+  assert.equal(await compactor({ maxTokens: estimateTokens(messages), summarize })(event(messages)), undefined)
+  assert.equal(JSON.stringify(messages), before, "the transcript is not touched")
+})
+
+test("C2: over budget the head is summarized and a tail kept", async () => {
+  const messages = transcript(30)
+  const out = await compactor({ maxTokens: 2000, keepTail: 800, summarize })(event(messages))
+  assert.ok(out, "compacts over budget")
+  assert.ok(estimateTokens(out.messages) < estimateTokens(messages))
+  assert.ok(out.messages.some((m) => m.role === "system" && m.content.startsWith(SUMMARY_PREFIX)))
+})
+
+test("C3: no tool result is orphaned and the tail starts at a user turn", async () => {
+  const out = await compactor({ maxTokens: 2000, keepTail: 800, summarize })(event(transcript(30)))
+  assertOpenAIPairs(out.messages)
+  assert.equal(out.messages.find((m) => m.role !== "system").role, "user")
+})
+
+test("C4: the leading system prompt is kept verbatim (keepTail defaults to maxTokens / 2)", async () => {
+  const messages = transcript(30)
+  const out = await compactor({ maxTokens: 2000, summarize })(event(messages))
+  assert.equal(out.messages[0], messages[0], "the same object, first")
+  assert.deepEqual(out.messages[0], { role: "system", content: "You are Ava. SOUL." })
+  // The default keepTail is floor(2000 / 2): the same split as keepTail: 1000.
+  assert.deepEqual(out, await compactor({ maxTokens: 2000, keepTail: 1000, summarize })(event(messages)))
+})
+
+test("C5: flushToMemory puts the reminder after the summary, before the tail", async () => {
+  const out = await compactor({ maxTokens: 2000, keepTail: 800, summarize, flushToMemory: true })(event(transcript(30)))
+  assert.equal(out.messages[1].content.startsWith(SUMMARY_PREFIX), true)
+  assert.deepEqual(out.messages[2], { role: "system", content: FLUSH_REMINDER })
+  assert.equal(out.messages[3].role, "user")
+  const without = await compactor({ maxTokens: 2000, keepTail: 800, summarize })(event(transcript(30)))
+  assert.ok(!without.messages.some((m) => m.content === FLUSH_REMINDER), "off by default")
+})
+
+test("C6: wired as beforeLLM, a run goes on past a compaction to its answer", async () => {
+  // The model calls `pad` six times (each result ~300 tokens), then answers, saying whether it
+  // saw a summary. With the prompt the only user turn, no tail can start after it: each
+  // compaction summarizes everything after the system prompt.
+  let calls = 0
+  const generate = async ({ messages }) => {
+    const compacted = messages.some((m) => typeof m.content === "string" && m.content.startsWith("[Summary"))
+    if (calls >= 6) return { content: `final (compacted=${compacted})` }
+    return { toolCalls: [{ id: `c${calls++}`, name: "pad", arguments: "{}" }] }
+  }
+  const pad = defineTool({ name: "pad", description: "pads", run: async () => "x ".repeat(600) })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [pad] })
+  const client = createInProcessClient({
+    model: "m", maxTurns: 20, generate, systemPrompt: "You are Ava. SOUL.",
+    hooks: { beforeLLM: compactor({ maxTokens: 600, keepTail: 250, summarize }) },
+  })
+  const r = await client.run("start", { toolkit })
+  assert.equal(r.status, "done")
+  assert.equal(r.text, "final (compacted=true)")
+  assert.ok(estimateTokens(r.messages) < 4000, `bounded: ${estimateTokens(r.messages)}`)
+  assert.deepEqual(r.messages[0], { role: "system", content: "You are Ava. SOUL." })
+})
+
+test("Anthropic: a user message carrying tool_result blocks is not a tail boundary", async () => {
+  const msgs = [
+    { role: "system", content: "soul" },
+    { role: "user", content: "q1 " + "x".repeat(400) },
+    { role: "assistant", content: "a1 " + "x".repeat(400) },
+    { role: "user", content: "q2" },
+    { role: "assistant", content: [{ type: "tool_use", id: "tu_1", name: "echo", input: { v: 1 } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "tu_1", content: "echoed" }] },
+    { role: "assistant", content: "done" },
+  ]
+  const out = await compactor({ maxTokens: 50, keepTail: 20, summarize: async () => "SUMMARY" })({ ...event(msgs), turn: 1 })
+  assert.deepEqual(out.messages, [msgs[0], { role: "system", content: SUMMARY_PREFIX + "SUMMARY" }, ...msgs.slice(3)])
+  assertAnthropicPairs(out.messages)
+})
+
+test("OpenAI: every user message is a boundary", async () => {
+  const msgs = [
+    { role: "system", content: "soul" },
+    { role: "user", content: "q1 " + "x".repeat(400) },
+    { role: "assistant", content: null, tool_calls: [{ id: "tc_1", type: "function" }] },
+    { role: "tool", tool_call_id: "tc_1", content: "echoed" },
+    { role: "user", content: "q2" },
+    { role: "assistant", content: "done" },
+  ]
+  const out = await compactor({ maxTokens: 50, keepTail: 20, summarize: async () => "SUMMARY" })({ ...event(msgs), turn: 1 })
+  assert.deepEqual(out.messages, [msgs[0], { role: "system", content: SUMMARY_PREFIX + "SUMMARY" }, ...msgs.slice(4)])
+  assertOpenAIPairs(out.messages)
+})
+
+// --- the shared conformance fixture --------------------------------------------------------
+
+test("conformance: shared/conformance/compaction/fixture.json", async (t) => {
+  if (fixture === undefined) return t.skip("../shared/conformance/compaction is absent")
+  const { input, options, expect } = fixture
+  const messages = transcript(input.generator.userTurns, input.systemPrompt)
+  // The generator's group, with <i> and the repeats filled in, is what transcript() builds.
+  const group = JSON.stringify(input.generator.group)
+    .replaceAll("<i>", "7").replace("<repeat 'pad ' 40 times>", "pad ".repeat(40)).replace("<repeat 'data ' 40 times>", "data ".repeat(40))
+  assert.equal(JSON.stringify(messages.slice(1 + 4 * 7, 1 + 4 * 8)), group)
+  const seen = []
+  const hook = compactor({ maxTokens: options.maxTokens, keepTail: options.keepTail, summarize: (older) => (seen.push(older), summarize(older)) })
+  const out = await hook(event(messages))
+  assert.equal(out !== undefined, expect.compacts)
+  assert.equal(estimateTokens(out.messages) < estimateTokens(messages), expect.resultSmallerThanInput)
+  const summary = out.messages.find((m) => m.role === "system" && m.content.startsWith(expect.summaryContentPrefix))
+  assert.equal(summary !== undefined, expect.summarySystemMessagePresent)
+  assert.equal(expect.summaryContentPrefix, SUMMARY_PREFIX)
+  // The summary names the count of the messages between the system prompt and the tail.
+  const tail = out.messages.slice(2)
+  assert.equal(seen.length, 1)
+  assert.equal(seen[0].length, messages.length - 1 - tail.length)
+  assert.equal(summary.content, `${SUMMARY_PREFIX}summarized ${seen[0].length} messages`)
+  assert.deepEqual(tail, messages.slice(messages.length - tail.length), "the tail is the transcript's end, unchanged")
+  assert.ok(estimateTokens(tail) <= options.keepTail, "the tail fits keepTail")
+  assert.ok(estimateTokens(messages.slice(messages.length - tail.length - 4)) > options.keepTail, "and is the longest that does")
+  assert.equal(out.messages[0].role, expect.leadingSystemMessage.role)
+  assert.ok(out.messages[0].content.includes(expect.leadingSystemMessage.contentContains))
+  assert.equal(out.messages.find((m) => m.role !== "system").role, expect.firstNonSystemMessageRole)
+  assertOpenAIPairs(out.messages)
+  // flushToMemory: a system message about the memory tool, before the retained tail.
+  const flushed = await compactor({ maxTokens: options.maxTokens, keepTail: options.keepTail, summarize, flushToMemory: true })(event(messages))
+  const at = flushed.messages.findIndex((m) => m.role === "system" && m.content.includes("memory tool"))
+  assert.ok(at > 0 && at < flushed.messages.findIndex((m) => m.role !== "system"))
+  // The fixture's note: below maxTokens the compactor is a no-op.
+  assert.equal(await hook(event(transcript(3, input.systemPrompt))), undefined)
+})
+
+// --- beyond the reference ------------------------------------------------------------------
+
+test("estimateTokens: per message ceil(length of its JSON text / 4), summed", () => {
+  const a = { role: "user", content: "hi" } // {"role":"user","content":"hi"}: 29 characters
+  const b = { role: "assistant", content: "é".repeat(7) } // UTF-16 length, as JSON.stringify(...).length
+  assert.equal(estimateTokens([a]), 8)
+  assert.equal(estimateTokens([a, b]), 8 + Math.ceil(JSON.stringify(b).length / 4))
+  assert.equal(estimateTokens([a, a]), 16, "summed per message, not over the whole list")
+  assert.equal(estimateTokens([]), 0)
+  assertCode(thrown(() => estimateTokens("nope")), "invalid_argument")
+})
+
+test("tool-pair safety holds at every budget, in both dialects", async () => {
+  // OpenAI: the fixture's transcript; Anthropic: the same turns with tool_use / tool_result blocks.
+  const oa = transcript(12)
+  const an = [{ role: "system", content: "soul" }]
+  for (let i = 0; i < 12; i++) {
+    an.push({ role: "user", content: `question ${i} ${"pad ".repeat(20)}` })
+    an.push({ role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "lookup", input: {} }] })
+    an.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "data ".repeat(30) }] })
+    an.push({ role: "assistant", content: [{ type: "text", text: `answer ${i}` }] })
+  }
+  for (const [messages, check] of [[oa, assertOpenAIPairs], [an, assertAnthropicPairs]]) {
+    for (let keepTail = 0; keepTail <= 1200; keepTail += 37) {
+      const out = await compactor({ maxTokens: 100, keepTail, summarize })(event(messages))
+      assert.ok(out)
+      check(out.messages)
+      const first = out.messages.find((m) => m.role !== "system")
+      assert.equal(first.role, "user")
+      assert.equal(typeof first.content, "string", "a real user turn, not a tool-result carrier")
+    }
+  }
+})
+
+test("with no boundary after the first body message the whole body is summarized (an empty tail)", async () => {
+  // A tail starting right after the system prompt would leave nothing to summarize, so the
+  // first body message is never a boundary; with no later one the tail is empty.
+  const one = [{ role: "system", content: "s" }, { role: "user", content: "x".repeat(900) }, { role: "assistant", content: "y".repeat(900) }]
+  const out = await compactor({ maxTokens: 10, summarize })(event(one))
+  assert.deepEqual(out.messages, [one[0], { role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
+  const headless = [{ role: "assistant", content: "y".repeat(900) }, { role: "tool", tool_call_id: "c", content: "z".repeat(900) }]
+  const whole = await compactor({ maxTokens: 10, summarize })(event(headless))
+  assert.deepEqual(whole.messages, [{ role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
+  // A lone system prompt over budget has no body: nothing to do.
+  assert.equal(await compactor({ maxTokens: 10, summarize })(event([{ role: "system", content: "s".repeat(900) }])), undefined)
+  assert.equal(await compactor({ maxTokens: -1, summarize })(event([])), undefined)
+})
+
+test("countTokens replaces the estimator, for the budget and for the tail", async () => {
+  const asked = []
+  const countTokens = (messages) => (asked.push(messages.length), messages.length * 10)
+  const messages = transcript(5)
+  assert.equal(await compactor({ maxTokens: 210, summarize, countTokens })(event(messages)), undefined, "21 messages: 210")
+  const out = await compactor({ maxTokens: 200, keepTail: 80, summarize, countTokens })(event(messages))
+  assert.deepEqual(out.messages.slice(2), messages.slice(-8), "8 messages fit 80")
+  assert.ok(asked.includes(21))
+})
+
+test("a throwing or rejecting summarize fails the hook with code hook, the transcript untouched", async () => {
+  const messages = transcript(30)
+  const before = JSON.stringify(messages)
+  const boom = new Error("model down")
+  for (const summarize of [() => { throw boom }, async () => { throw boom }, () => Promise.reject(boom)]) {
+    const e = assertCode(await rejection(compactor({ maxTokens: 2000, summarize })(event(messages))), "hook")
+    assert.equal(e.message, "compactor: summarize failed, the transcript is left as it was: model down")
+    assert.equal(e.cause, boom)
+  }
+  assert.equal(JSON.stringify(messages), before)
+})
+
+test("bad options are refused as invalid_options, saying what they got", () => {
+  const refuse = (options, text) => assert.match(assertCode(thrown(() => compactor(options)), "invalid_options").message, text)
+  refuse(undefined, /options must be .* got undefined/)
+  refuse({ summarize }, /maxTokens must be a number, got undefined/)
+  refuse({ maxTokens: "1", summarize }, /maxTokens must be a number, got string/)
+  refuse({ maxTokens: 1 }, /summarize must be a function, got undefined/)
+  refuse({ maxTokens: 1, summarize, keepTail: null }, /keepTail must be a number, got null/)
+  refuse({ maxTokens: 1, summarize, countTokens: 3 }, /countTokens must be a function, got number/)
+})
+
+test("agents is exported by every entry: full, lean core, CommonJS", () => {
+  for (const entry of [full, core, require("../../pkg/node.cjs"), require("../../pkg/core/node.cjs")]) {
+    assert.equal(typeof entry.agents.compactor, "function")
+    assert.equal(typeof entry.agents.estimateTokens, "function")
+  }
+  const hook = compactor({ maxTokens: 1, summarize })
+  assert.equal(hook.beforeLLM, hook, "the hook is also a hooks object")
+  // createClient takes it as `hooks`; a bare function is still refused.
+  const options = { baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m" }
+  assert.equal(typeof createClient({ ...options, hooks: hook }).run, "function")
+  const bare = assertCode(thrown(() => createClient({ ...options, hooks: () => undefined })), "invalid_options")
+  assert.equal(bare.message, "createClient: hooks must be an object, got function")
+})
+
+// --- runs against the stub server ----------------------------------------------------------
+
+const oaStub = await startOpenAIStub()
+const anStub = await startAnthropicStub()
+after(() => Promise.all([oaStub.close(), anStub.close()]))
+const bigTool = defineTool({ name: "fetch_page", description: "Reads a page", run: () => "page text ".repeat(200) })
+const toolkit = await createToolkit({ builtins: false, extraTools: [bigTool] })
+// A kept transcript: under OpenAI it holds the system prompt, under Anthropic the body's `system` does.
+const history = [{ role: "user", content: "Earlier question" }, { role: "assistant", content: "Earlier answer" }]
+const oaHistory = [{ role: "system", content: "You are Ava." }, ...history]
+
+test("a run with hooks: agents.compactor(...) sends the compacted transcript in its second request", async () => {
+  oaStub.requests.length = 0
+  oaStub.script(openai.toolCalls([{ id: "c1", name: "fetch_page" }]), openai.text("Done"))
+  const seen = []
+  const hooks = compactor({ maxTokens: 300, keepTail: 50, summarize: (older) => (seen.push(older), "they said hello") })
+  const client = createClient({ baseUrl: oaStub.baseUrl, style: "openai", model: "m", systemPrompt: "You are Ava.", hooks })
+  const r = await client.run("Read the page", { toolkit, history: oaHistory })
+  assert.equal(r.text, "Done")
+  const [first, second] = oaStub.requests.map((q) => q.body.messages)
+  assert.deepEqual(first.map((m) => m.content), ["You are Ava.", "Earlier question", "Earlier answer", "Read the page"], "under budget: untouched")
+  assert.deepEqual(seen, [history])
+  assert.deepEqual(second.slice(0, 3), [
+    { role: "system", content: "You are Ava." },
+    { role: "system", content: SUMMARY_PREFIX + "they said hello" },
+    { role: "user", content: "Read the page" },
+  ])
+  assert.equal(second.length, 5)
+  assertOpenAIPairs(second)
+  assert.equal(second[4].tool_call_id, "c1")
+  assert.deepEqual(r.messages.slice(0, 3), second.slice(0, 3), "the compacted transcript is the run's")
+})
+
+test("under Anthropic the tail starts at the user prompt, not at the tool_result carrier", async () => {
+  anStub.requests.length = 0
+  anStub.script(anthropic.toolUse([{ id: "tu1", name: "fetch_page" }]), anthropic.text("Done"))
+  const hooks = { beforeLLM: compactor({ maxTokens: 300, keepTail: 50, summarize: () => "they said hello" }) }
+  const client = createClient({ baseUrl: anStub.baseUrl, style: "anthropic", model: "m", systemPrompt: "You are Ava.", hooks })
+  const r = await client.run("Read the page", { toolkit, history })
+  assert.equal(r.text, "Done")
+  // The Anthropic transcript has no system message (the prompt is the body's `system`), so the
+  // summary leads the messages, as in the reference; the tail starts at the prompt.
+  const second = anStub.requests[1].body
+  assert.equal(second.system, "You are Ava.")
+  assert.deepEqual(second.messages.map((m) => m.role), ["system", "user", "assistant", "user"])
+  assert.deepEqual(second.messages.slice(0, 2), [
+    { role: "system", content: SUMMARY_PREFIX + "they said hello" },
+    { role: "user", content: "Read the page" },
+  ])
+  assertAnthropicPairs(second.messages)
+})
+
+test("at or below budget a run's requests are byte-identical to a run without a compactor", async () => {
+  const bodies = []
+  for (const hooks of [undefined, compactor({ maxTokens: 1_000_000, summarize: () => assert.fail("not called") }), { beforeLLM: compactor({ maxTokens: 1_000_000, summarize }) }]) {
+    oaStub.requests.length = 0
+    oaStub.script(openai.toolCalls([{ id: "c1", name: "fetch_page" }]), openai.text("Done"))
+    const r = await createClient({ baseUrl: oaStub.baseUrl, style: "openai", model: "m", systemPrompt: "You are Ava.", hooks }).run("Read", { toolkit, history: oaHistory })
+    bodies.push({ texts: oaStub.requests.map((q) => q.text), messages: JSON.stringify(r.messages) })
+  }
+  assert.deepEqual(bodies[1], bodies[0])
+  assert.deepEqual(bodies[2], bodies[0])
+})
+
+test("a run whose summarize throws or rejects stops with code hook, naming the failure", async () => {
+  for (const summarize of [() => { throw new Error("model down") }, async () => { throw new Error("model down") }]) {
+    oaStub.requests.length = 0
+    oaStub.script(openai.toolCalls([{ id: "c1", name: "fetch_page" }]), openai.text("Done"))
+    const client = createClient({ baseUrl: oaStub.baseUrl, style: "openai", model: "m", hooks: compactor({ maxTokens: 300, keepTail: 50, summarize }) })
+    const e = assertCode(await rejection(client.run("Read the page", { toolkit, history: oaHistory })), "hook")
+    assert.match(e.message, /summarize failed.*model down/)
+    assert.equal(oaStub.requests.length, 1, "the second request is never sent")
+    assert.equal(oaStub.remaining, 1, "the answer scripted for the second request is left unused")
+  }
+})

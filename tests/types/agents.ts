@@ -1,0 +1,38 @@
+// Type tests of the `agents` namespace (SPEC §7F): compactor's options and hook, estimateTokens.
+import { agents, createClient, createInProcessClient, type Hooks, type Message } from "toolnexus-wasm"
+import * as lean from "toolnexus-wasm/core"
+
+const transcript: Message[] = [{ role: "system", content: "soul" }, { role: "user", content: "hi" }]
+const n: number = agents.estimateTokens(transcript)
+
+const hook: agents.CompactorHook = agents.compactor({
+  maxTokens: 120_000,
+  keepTail: 4_000,
+  summarize: async (older) => `summarized ${older.length} messages`,
+  countTokens: (messages) => messages.length,
+  flushToMemory: true,
+})
+// The hook is a hooks object and a beforeLLM function.
+const asHooks: Hooks = hook
+const asBeforeLLM: Hooks = { beforeLLM: hook }
+const same: agents.CompactorHook = hook.beforeLLM
+createClient({ baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m", hooks: hook })
+createInProcessClient({ model: "m", generate: () => ({ content: "x" }), hooks: { beforeLLM: agents.compactor({ maxTokens: 10, summarize: () => "s" }) } })
+
+async function direct(): Promise<Message[] | undefined> {
+  const event: agents.BeforeLLMEvent = { messages: transcript, tools: [], model: "m", turn: 0 }
+  const out = await hook(event)
+  return out?.messages
+}
+
+// @ts-expect-error summarize is required
+agents.compactor({ maxTokens: 10 })
+// @ts-expect-error maxTokens is a number
+agents.compactor({ maxTokens: "10", summarize: () => "s" })
+// @ts-expect-error summarize returns a string
+agents.compactor({ maxTokens: 10, summarize: () => 3 })
+
+const options: lean.agents.CompactorOptions = { maxTokens: 1, summarize: () => "s" }
+const leanHook: lean.agents.CompactorHook = lean.agents.compactor(options)
+
+export { n, asHooks, asBeforeLLM, same, direct, leanHook }
