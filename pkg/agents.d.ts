@@ -51,7 +51,8 @@ export interface CompactorHook {
  * tail is the longest that fits `keepTail` (else the shortest possible) and starts at a user
  * turn that carries no tool result, so no tool result loses the call it answers, in either
  * dialect. Under `style: "anthropic"` the transcript has no system prompt (it is the body's
- * `system`), so the summary leads `messages`. Bad options throw a `ToolnexusError` with code
+ * `system`, and the API refuses a system role in `messages`), so the summary and the reminder
+ * lead `messages` as user turns. Bad options throw a `ToolnexusError` with code
  * `"invalid_options"`.
  *
  * ```js

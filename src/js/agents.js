@@ -117,8 +117,13 @@ export function compactor(options) {
       throw new ToolnexusError("hook", `compactor: summarize failed, the transcript is left as it was: ${errorText(thrown)}`, { cause: thrown })
     }
     const compacted = messages.slice(0, head)
-    compacted.push({ role: "system", content: SUMMARY_PREFIX + String(summary) })
-    if (flushToMemory) compacted.push({ role: "system", content: FLUSH_REMINDER })
+    // A transcript that leads with a system prompt (OpenAI) takes the summary as system messages,
+    // as the reference writes it. One without (Anthropic keeps its prompt in the request's
+    // `system`, and its API refuses a system role inside `messages`) takes them as user turns,
+    // which both APIs accept before the tail's own user turn.
+    const role = head === 1 ? "system" : "user"
+    compacted.push({ role, content: SUMMARY_PREFIX + String(summary) })
+    if (flushToMemory) compacted.push({ role, content: FLUSH_REMINDER })
     for (let i = start; i < messages.length; i++) compacted.push(messages[i])
     return { messages: compacted }
   }

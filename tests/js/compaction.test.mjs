@@ -235,7 +235,8 @@ test("with no boundary after the first body message the whole body is summarized
   assert.deepEqual(out.messages, [one[0], { role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
   const headless = [{ role: "assistant", content: "y".repeat(900) }, { role: "tool", tool_call_id: "c", content: "z".repeat(900) }]
   const whole = await compactor({ maxTokens: 10, summarize })(event(headless))
-  assert.deepEqual(whole.messages, [{ role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
+  // No leading system prompt (an Anthropic transcript): the summary is a user turn.
+  assert.deepEqual(whole.messages, [{ role: "user", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
   // A lone system prompt over budget has no body: nothing to do.
   assert.equal(await compactor({ maxTokens: 10, summarize })(event([{ role: "system", content: "s".repeat(900) }])), undefined)
   assert.equal(await compactor({ maxTokens: -1, summarize })(event([])), undefined)
@@ -327,13 +328,14 @@ test("under Anthropic the tail starts at the user prompt, not at the tool_result
   const client = createClient({ baseUrl: anStub.baseUrl, style: "anthropic", model: "m", systemPrompt: "You are Ava.", hooks })
   const r = await client.run("Read the page", { toolkit, history })
   assert.equal(r.text, "Done")
-  // The Anthropic transcript has no system message (the prompt is the body's `system`), so the
-  // summary leads the messages, as in the reference; the tail starts at the prompt.
+  // The Anthropic transcript has no system message (the prompt is the body's `system`, and the
+  // API refuses a system role inside messages), so the summary leads as a user turn (the API
+  // joins consecutive user turns); the tail starts at the prompt. No system role is sent.
   const second = anStub.requests[1].body
   assert.equal(second.system, "You are Ava.")
-  assert.deepEqual(second.messages.map((m) => m.role), ["system", "user", "assistant", "user"])
+  assert.deepEqual(second.messages.map((m) => m.role), ["user", "user", "assistant", "user"])
   assert.deepEqual(second.messages.slice(0, 2), [
-    { role: "system", content: SUMMARY_PREFIX + "they said hello" },
+    { role: "user", content: SUMMARY_PREFIX + "they said hello" },
     { role: "user", content: "Read the page" },
   ])
   assertAnthropicPairs(second.messages)
