@@ -26,11 +26,12 @@ find "$src" -type f -exec touch {} +
 out=$work/$name
 rm -rf "$out" && mkdir -p "$out"
 cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/
-# The browser stores are built from src/js/stores.js (since the twelfth round), not kept in pkg/,
-# and the storage work of the browser ones from src/js/browser-stores.js (the fourteenth); the
-# error class, defineTool's Standard Schema half and tool/collectTools since 2026-12-04.
-for file in stores.js browser-stores.js http-tool.js http-send.js in-process.js errors.js define-tool.js decorate.js; do
-  if [ -f "$src/src/js/$file" ]; then cp "$src/src/js/$file" "$out/$file"; fi
+# The plain-JavaScript modules the entries import (the stores since the twelfth round, httpTool,
+# createInProcessClient, the error class, defineTool's Standard Schema half, tool/collectTools,
+# agents...) are built from src/js/*.js, not kept in pkg/: every one the commit has, as it is
+# (the wasm-bindgen snippets, shim*.js, belong to the glue).
+for path in "$src"/src/js/*.js; do
+  case "$(basename "$path")" in shim*.js) ;; *) cp "$path" "$out/" ;; esac
 done
 wasm-bindgen --target web --out-dir "$out/web" "$work/cargo/wasm32-unknown-unknown/release/toolnexus.wasm"
 # The glue as the commit's build.sh leaves it (before fast-strings.mjs existed: as generated).
