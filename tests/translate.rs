@@ -327,14 +327,18 @@ fn bodies_keep_the_reference_key_order() {
 fn openai_messages_get_the_system_prompt_only_without_a_system_message() {
     let plain = read(json!([{"role": "user", "content": "go"}])).unwrap();
     assert_eq!(
-        plain.openai_messages("S")[0],
+        plain.clone().take_openai_messages("S")[0],
         json!({"role": "system", "content": "S"})
     );
-    assert_eq!(plain.openai_messages("").len(), 1);
+    assert_eq!(plain.clone().take_openai_messages("").len(), 1);
     let with =
         read(json!([{"role": "developer", "content": "D"}, {"role": "user", "content": "go"}]))
             .unwrap();
-    assert_eq!(with.openai_messages("S").len(), 2);
+    assert_eq!(with.clone().take_openai_messages("S").len(), 2);
+    // The messages are taken out, not copied.
+    let mut taken = with;
+    assert_eq!(taken.take_openai_messages("").len(), 2);
+    assert!(taken.messages.is_empty());
 }
 
 #[test]

@@ -57,7 +57,7 @@ impl Client {
         deadline: Option<f64>,
     ) -> Result<TranslateResult, RunError> {
         let TranslateInput {
-            request,
+            mut request,
             toolkit,
             signal,
         } = input;
@@ -77,17 +77,18 @@ impl Client {
             },
             None => Vec::new(),
         };
-        let given = Value::Array(request.messages.clone());
+        // The request's messages and tools are taken out of it, not copied: only its body
+        // options (tool_choice, max_tokens) are read below.
+        let given_tools = std::mem::take(&mut request.tools);
         let (messages, system) = if anthropic {
+            let given = Value::Array(std::mem::take(&mut request.messages));
             let (messages, hoisted) = openai_messages_to_anthropic(&given);
-            tools.extend(openai_tools_to_anthropic(&Value::Array(
-                request.tools.clone(),
-            )));
+            tools.extend(openai_tools_to_anthropic(&Value::Array(given_tools)));
             (messages, chosen.unwrap_or(hoisted))
         } else {
             let system = chosen.unwrap_or_default();
-            tools.extend(request.tools.iter().cloned());
-            (request.openai_messages(&system), system)
+            tools.extend(given_tools);
+            (request.take_openai_messages(&system), system)
         };
         let mut messages = message::from_values(messages);
         let mut tools = Rc::new(ToolList::new(Value::Array(tools)));

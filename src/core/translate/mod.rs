@@ -139,18 +139,16 @@ impl TranslateRequest {
         })
     }
 
-    /// The OpenAI `messages` to send: as given, after a first system message of `system`
-    /// when it is non-empty and they carry none.
-    pub fn openai_messages(&self, system: &str) -> Vec<Value> {
-        let mut messages = Vec::with_capacity(self.messages.len() + 1);
-        let given = Value::Array(self.messages.clone());
-        if !system.is_empty() && !has_system_message(&given) {
-            messages.push(crate::json_value!({"role": "system", "content": system}));
+    /// The OpenAI `messages` to send, taken out of the request (no copy of the transcript): as
+    /// given, after a first system message of `system` when it is non-empty and they carry none.
+    pub fn take_openai_messages(&mut self, system: &str) -> Vec<Value> {
+        let given = Value::Array(std::mem::take(&mut self.messages));
+        let lead = (!system.is_empty() && !has_system_message(&given))
+            .then(|| crate::json_value!({"role": "system", "content": system}));
+        match given {
+            Value::Array(items) => lead.into_iter().chain(items).collect(),
+            _ => lead.into_iter().collect(),
         }
-        if let Value::Array(items) = given {
-            messages.extend(items);
-        }
-        messages
     }
 
     /// The OpenAI body: `{model, messages, tools?, tool_choice?, max_tokens?}`, `messages`
