@@ -1,9 +1,10 @@
 // The `agents` namespace (SPEC §7D–§7F); today its compaction half (§7F): `compactor(options)`
 // makes a `beforeLLM` hook that, once the transcript's token estimate is over `maxTokens`, swaps
-// the older body for one summary system message and keeps a recent tail, and `estimateTokens`
-// is its default estimator. Plain JavaScript beside the module: the hook already holds the
-// transcript as JavaScript values, and a split over them needs no crossing into the wasm module
-// and back each turn. The entries export this module's exports as `agents`.
+// the older body for one summary message (a system message after a leading system prompt, else a
+// user turn) and keeps a recent tail; `estimateTokens` is its default estimator. Plain
+// JavaScript beside the module: the hook already holds the transcript as JavaScript values, and
+// a split over them needs no crossing into the wasm module and back each turn. The entries
+// export this module's exports as `agents`.
 import { ToolnexusError } from "./errors.js"
 import { errorText, typeName } from "./stores.js"
 

@@ -280,16 +280,12 @@ pub fn args_string(
 pub fn tool_calls_of(
     #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
 ) -> Result<JsValue, JsValue> {
+    use crate::core::json::record::Field;
     let calls = helpers::tool_calls_of(&json_arg(&message, "toolCallsOf")?);
-    let mut text = String::from("[");
-    for (i, call) in calls.iter().enumerate() {
-        if i > 0 {
-            text.push(',');
-        }
-        text.push_str(&call.to_json_text());
-    }
-    text.push(']');
-    from_json_text(&text)
+    // The list written as a record field would be: `[call,call]`, each the record's JSON.
+    let mut text = Vec::new();
+    calls.write_value(&mut text);
+    from_json_text(&crate::core::json::text::buffer_text(text))
 }
 
 /// Whether a message list holds a `system` or `developer` message.
