@@ -96,34 +96,25 @@ for target in web node node-esm; do
   swap "$stage/full/$target" "pkg/$target"
   swap "$stage/core/$target" "pkg/core/$target"
 done
-# CommonJS entries install the idioms from the CommonJS twin of register.js, made from it.
-# The stores (src/js/stores.js, plain JavaScript, and browser-stores.js, which it loads when a
-# browser store is first made) and httpTool (src/js/http-tool.js, and http-send.js, which it loads
-# when the first HTTP tool is made), createInProcessClient (src/js/in-process.js), tool /
-# collectTools (src/js/decorate.js), the agents namespace (src/js/agents.js), the error class
-# (src/js/errors.js) and defineTool's Standard Schema half (src/js/define-tool.js) ship minified
-# for pages and bundlers, and as CommonJS for require().
-node scripts/esm-to-cjs.cjs pkg/register.js=pkg/register.cjs src/js/stores.js=pkg/stores.cjs src/js/http-tool.js=pkg/http-tool.cjs \
-  src/js/in-process.js=pkg/in-process.cjs src/js/decorate.js=pkg/decorate.cjs src/js/errors.js=pkg/errors.cjs \
-  src/js/define-tool.js=pkg/define-tool.cjs src/js/agents.js=pkg/agents.cjs
-node scripts/minify-glue.mjs --mangle src/js/stores.js=pkg/stores.js src/js/browser-stores.js=pkg/browser-stores.js \
-  src/js/http-tool.js=pkg/http-tool.js src/js/http-send.js=pkg/http-send.js src/js/in-process.js=pkg/in-process.js \
-  src/js/decorate.js=pkg/decorate.js src/js/errors.js=pkg/errors.js src/js/define-tool.js=pkg/define-tool.js \
-  src/js/agents.js=pkg/agents.js
-# The browser entries: each bundled with the idioms, the stores, httpTool's options half, the
-# glue and its snippet into one minified script (the .wasm and the on-use modules stay apart).
-node scripts/bundle-entry.mjs src/js/entries/web.js pkg/index.js
-node scripts/bundle-entry.mjs src/js/entries/web-core.js pkg/core/index.js
-# The lean entry's typings are the main entry's (the same augmentations of the glue beside it,
-# the stores one folder up), without the lines marked as the full build's only.
-sed -e 's#"./stores.js"#"../stores.js"#; s#"./errors.js"#"../errors.js"#; s#"./define-tool.js"#"../define-tool.js"#; s#"./agents.js"#"../agents.js"#' \
-  -e '/^\/\/ full build only: begin/,/^\/\/ full build only: end/d' pkg/index.d.ts > pkg/core/index.d.ts
-# The require() entries' typings: CommonJS twins (.d.cts) of the ESM ones, over the CommonJS
-# glue's typings (node/, a commonjs package scope) and each other, so a CommonJS TypeScript
-# project (module node16) can `require` the package.
-cjs_types='s#"\./web/toolnexus\.js"#"./node/toolnexus.js"#g; s#"\(\.\.\{0,1\}/\)\(stores\|errors\|define-tool\|agents\)\.js"#"\1\2.cjs"#g'
-for f in index stores errors define-tool agents; do sed "$cjs_types" "pkg/$f.d.ts" > "pkg/$f.d.cts"; done
-sed "$cjs_types" pkg/core/index.d.ts > pkg/core/index.d.cts
+# The package's API is the TypeScript facade (src/ts/), over the glue: tsc checks it and writes
+# its declarations (the glue's own typings import the facade's types), rolldown its entries
+# (scripts/bundle-entry.mjs: one per runtime and build, the plain-JS modules of src/js bundled
+# in). The two modules a page loads on first use (src/js/browser-stores.js, http-send.js) ship
+# minified beside them.
+node_modules/.bin/tsc -p src/ts/tsconfig.json
+node scripts/minify-glue.mjs --mangle src/js/browser-stores.js=pkg/browser-stores.js src/js/http-send.js=pkg/http-send.js
+node scripts/bundle-entry.mjs pkg
+# The declarations, written where the entries are: the facade's (imports of src/js/ become the
+# package's own), the plain-JS modules' (src/js/*.d.ts) one folder up from the lean build's.
+types=target/ts-types/ts
+for f in index types records; do sed 's#"\.\./js/#"./#g' "$types/$f.d.ts" > "pkg/$f.d.ts"; done
+for f in index types records; do sed 's#"\.\./\.\./js/#"../#g' "$types/core/$f.d.ts" > "pkg/core/$f.d.ts"; done
+for f in stores errors define-tool agents; do sed 's#"\.\./ts/index\.js"#"./index.js"#' "src/js/$f.d.ts" > "pkg/$f.d.ts"; done
+# The require() entries' typings: CommonJS twins (.d.cts) of them, importing each other, so a
+# CommonJS TypeScript project (module node16) can `require` the package.
+for f in pkg/*.d.ts pkg/core/*.d.ts; do
+  sed 's#"\(\.\.\{0,1\}/[a-z/-]*\)\.js"#"\1.cjs"#g' "$f" > "${f%.d.ts}.d.cts"
+done
 for f in pkg/web pkg/core/web pkg/node pkg/core/node; do
   printf '[build] %s/toolnexus_bg.wasm: %s bytes\n' "$f" "$(stat -c %s "$f/toolnexus_bg.wasm")"
 done

@@ -1,65 +1,103 @@
-// Bundles a browser entry into one minified file: the entry (src/js/entries/), the idioms
-// (register.js), the stores, httpTool's options half, wasm-bindgen's glue and its snippet. A
-// page then fetches one script and the .wasm instead of six scripts, and gzip sees them as one
-// text (1.4 KiB less than the six apart). The modules a page loads only on use stay apart
-// (browser-stores.js, http-send.js: imported by path, relative to the bundle), and so does the
-// .wasm, which the glue finds beside the bundle's web/ folder. Used by scripts/build.sh:
-//   node scripts/bundle-entry.mjs src/js/entries/web.js pkg-stage/index.js
-// The entry's own imports are written relative to where the bundle goes (`./web/toolnexus.js`).
-import { readFileSync, renameSync, writeFileSync } from "node:fs"
+// Writes the package's entries from the TypeScript facade (src/ts/index.ts, the full build, and
+// src/ts/core/index.ts, the lean one): one per runtime, each over that runtime's loader of the
+// wasm-bindgen module (`#glue` in the facade):
+//   index.js   pages and bundlers: one minified script, the glue and its snippet bundled in; the
+//              module comes from web/toolnexus_bg.wasm beside it (top-level await, no init());
+//   node.mjs   Node, ESM: the speed build's web glue (node-esm/), instantiated synchronously
+//              from node/toolnexus_bg.wasm;
+//   deno.js    Deno: the same glue and module, instantiated with top-level await;
+//   node.cjs   Node, require(): the nodejs glue (node/), which instantiates itself.
+// The plain-JS modules (src/js/*.js) are bundled into every entry, except the two a page loads
+// only on first use (browser-stores.js, http-send.js), imported from the package's root.
+//   node scripts/bundle-entry.mjs <pkg dir> [web|node|deno|cjs ...]     (default: all four)
+import { existsSync, renameSync, writeFileSync } from "node:fs"
 import path from "node:path"
+import { fileURLToPath } from "node:url"
 import { rolldown } from "rolldown"
 import { minifySync } from "rolldown/experimental"
 
-/** Modules a page loads only on first use: left out of the bundle, imported from beside it. */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+/** Modules a page loads only on first use: left out of the bundle, imported from the package's root. */
 const ON_USE = /(^|\/)(browser-stores|http-send)\.js$/
+const LOADER = "\0glue-loader"
 
-const [source, output] = process.argv.slice(2)
-const ENTRY = "\0entry"
-const outDir = path.dirname(path.resolve(output))
+/** Each runtime's loader: instantiates the module once and re-exports its glue. */
+const RUNTIMES = {
+  web: {
+    file: "index.js",
+    loader: 'import init from "./web/toolnexus.js"\nawait init()\nexport * from "./web/toolnexus.js"',
+  },
+  node: {
+    file: "node.mjs",
+    loader: `import { readFileSync } from "node:fs"
+import { initSync } from "./node-esm/toolnexus.js"
+initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
+export * from "./node-esm/toolnexus.js"`,
+  },
+  deno: {
+    file: "deno.js",
+    loader: `import init from "./node-esm/toolnexus.js"
+await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
+export * from "./node-esm/toolnexus.js"`,
+  },
+  cjs: { file: "node.cjs", format: "cjs", loader: 'export * from "./node/toolnexus.js"' },
+}
 
-const bundle = await rolldown({
-  input: ENTRY,
-  plugins: [
-    {
-      name: "entry",
-      resolveId(id, importer) {
-        if (id === ENTRY) return id
-        const base = importer === ENTRY ? outDir : importer && path.dirname(importer)
-        if (!base || !id.startsWith(".")) return null
-        const file = path.resolve(base, id)
-        if (!ON_USE.test(id)) return file
-        // Kept as an import of the file beside the bundle, written from the bundle's folder.
-        const from = path.relative(outDir, file).split(path.sep).join("/")
-        return { id: from.startsWith(".") ? from : `./${from}`, external: true }
-      },
-      load(id) {
-        return id === ENTRY ? readFileSync(source, "utf8") : null
-      },
-    },
-  ],
-})
-const { output: chunks } = await bundle.generate({ format: "esm", file: output })
-await bundle.close()
-if (chunks.length !== 1) throw new Error(`bundle-entry: expected one chunk, got ${chunks.length}`)
-let code = chunks[0].code
-
-// The glue looks for the module beside itself; in the bundle, that is the web/ folder.
-const WASM_URL = /new URL\((["'`])toolnexus_bg\.wasm\1, ?import\.meta\.url\)/g
-const found = code.match(WASM_URL)?.length ?? 0
-if (found !== 1) throw new Error(`bundle-entry: expected the glue's one module URL, found ${found}`)
-code = code.replace(WASM_URL, 'new URL("web/toolnexus_bg.wasm", import.meta.url)')
-
-// Imports of the on-use modules must point beside the bundle's folder, as written from it.
-for (const [, specifier] of code.matchAll(/import\((["'`])([^"'`]+)\1\)/g)) {
-  if (ON_USE.test(specifier) && !specifier.startsWith(".")) {
-    throw new Error(`bundle-entry: ${specifier} is not a relative import`)
+const [pkgDir, ...wanted] = process.argv.slice(2)
+if (!pkgDir) throw new Error("usage: node scripts/bundle-entry.mjs <pkg dir> [web|node|deno|cjs ...]")
+const pkgRoot = path.resolve(pkgDir)
+for (const [build, source, dir] of [
+  ["full", "src/ts/index.ts", pkgRoot],
+  ["core", "src/ts/core/index.ts", path.join(pkgRoot, "core")],
+]) {
+  // A build not bound into this folder (a bench variant has the full one only) has no entries.
+  if (!existsSync(path.join(dir, "web"))) continue
+  for (const runtime of wanted.length ? wanted : Object.keys(RUNTIMES)) {
+    const { file, loader, format = "esm" } = RUNTIMES[runtime]
+    await bundle(path.join(root, source), loader, format, runtime === "web", path.join(dir, file), dir)
+    console.log(`[bundle-entry] ${build} ${runtime}: ${path.relative(root, path.join(dir, file))}`)
   }
 }
 
-const { code: minified, errors } = minifySync(output, code, { compress: true, mangle: true })
-if (errors?.length) throw new Error(`bundle-entry: ${errors.map((e) => e.message).join("; ")}`)
-// Written beside, then moved into place: a reader of the package never sees half a bundle.
-writeFileSync(`${output}.tmp`, minified)
-renameSync(`${output}.tmp`, output)
-console.log(`[bundle-entry] ${output}: ${minified.length} bytes`)
+/** One entry: the facade at `input` over `loader`; the glue bundled into pages', else imported. */
+async function bundle(input, loader, format, page, output, dir) {
+  const relative = (file) => {
+    const from = path.relative(dir, file).split(path.sep).join("/")
+    return from.startsWith(".") ? from : `./${from}`
+  }
+  const build = await rolldown({
+    input,
+    platform: page ? "browser" : "node",
+    plugins: [
+      {
+        name: "glue",
+        resolveId(id, importer) {
+          if (id === "#glue" || id === "#glue-full") return LOADER
+          if (importer === LOADER && id.startsWith(".")) {
+            return page ? path.join(dir, id) : { id, external: true }
+          }
+          if (id.startsWith(".") && ON_USE.test(id)) return { id: relative(path.join(pkgRoot, path.basename(id))), external: true }
+          return null
+        },
+        load: (id) => (id === LOADER ? loader : null),
+      },
+    ],
+  })
+  const { output: chunks } = await build.generate({ format, file: output, dynamicImportInCjs: true })
+  await build.close()
+  if (chunks.length !== 1) throw new Error(`bundle-entry: ${output}: expected one chunk, got ${chunks.length}`)
+  let code = chunks[0].code
+  if (page) {
+    // The glue looks for the module beside itself; in the bundle, that is the web/ folder.
+    const WASM_URL = /new URL\((["'`])toolnexus_bg\.wasm\1, ?import\.meta\.url\)/g
+    const found = code.match(WASM_URL)?.length ?? 0
+    if (found !== 1) throw new Error(`bundle-entry: expected the glue's one module URL, found ${found}`)
+    code = code.replace(WASM_URL, 'new URL("web/toolnexus_bg.wasm", import.meta.url)')
+    const { code: minified, errors } = minifySync(output, code, { compress: true, mangle: true })
+    if (errors?.length) throw new Error(`bundle-entry: ${errors.map((e) => e.message).join("; ")}`)
+    code = minified
+  }
+  // Written beside, then moved into place: a reader of the package never sees half an entry.
+  writeFileSync(`${output}.tmp`, code)
+  renameSync(`${output}.tmp`, output)
+}

@@ -1,5 +1,5 @@
-//! The generated TypeScript of the contract's records (`src/js/records.d.ts`,
-//! `src/js/records_full.d.ts`) is what their declarations say today. Run with
+//! The generated TypeScript of the contract's records (`src/ts/core/records.ts`,
+//! `src/ts/records.ts`) is what their declarations say today. Run with
 //! `UPDATE_TYPINGS=1` to rewrite the files after changing a record.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
@@ -7,7 +7,7 @@ use std::path::Path;
 
 fn check(file: &str, full: bool) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("src/js")
+        .join("src/ts")
         .join(file);
     let generated = toolnexus::core::contract::typescript(full);
     if std::env::var_os("UPDATE_TYPINGS").is_some() {
@@ -25,10 +25,10 @@ fn check(file: &str, full: bool) {
 
 #[test]
 fn lean_records_typescript_is_current() {
-    check("records.d.ts", false);
+    check("core/records.ts", false);
 }
 
 #[test]
 fn full_records_typescript_is_current() {
-    check("records_full.d.ts", true);
+    check("records.ts", true);
 }

@@ -17,6 +17,7 @@ mkdir -p "$work"
 rm -rf "$src" && mkdir -p "$src"
 paths=(src Cargo.toml Cargo.lock pkg)
 if git cat-file -e "$rev:benches" 2>/dev/null; then paths+=(benches); fi # Cargo.toml names them
+if git cat-file -e "$rev:src/ts" 2>/dev/null; then paths+=(scripts/bundle-entry.mjs); fi # writes its entries
 git archive "$rev" "${paths[@]}" | tar -x -C "$src"
 # git archive dates files at their commit; a build of a later commit made sooner after a build
 # of another one would look up to date to cargo. Now-dated files always rebuild.
@@ -46,10 +47,13 @@ node_modules/.bin/wasm-opt $wopt --enable-bulk-memory --enable-nontrapping-float
 # Node's ESM entry, since the package has a speed build for Node, reads node-esm/'s glue and
 # node/'s module: here both are the variant's one build (the web glue is that glue).
 # Since the fourteenth round the browser entry is a bundle built from src/js/entries/.
-if [ -f "$src/src/js/entries/web.js" ]; then
-  node scripts/bundle-entry.mjs "$src/src/js/entries/web.js" "$out/index.js"
+if [ -f "$src/src/js/entries/web.js" ] && [ ! -d "$src/src/ts" ]; then
+  git show "$rev:scripts/bundle-entry.mjs" > "$work/bundle-entry.mjs" # that revision's own
+  node "$work/bundle-entry.mjs" "$src/src/js/entries/web.js" "$out/index.js"
 fi
 mkdir -p "$out/node-esm" "$out/node"
 cp -r "$out/web/toolnexus.js" "$out/web/snippets" "$out/node-esm/"
 cp "$out/web/toolnexus_bg.wasm" "$out/node/"
+# Since the TypeScript facade (src/ts/), the revision's own bundle-entry.mjs writes every entry.
+if [ -d "$src/src/ts" ]; then node "$src/scripts/bundle-entry.mjs" "$out" web node; fi
 printf '[variant %s] %s, opt-level=%s, wasm-opt %s: %s bytes\n' "$name" "$(git rev-parse --short "$rev")" "$level" "$wopt" "$(stat -c %s "$out/web/toolnexus_bg.wasm")"

@@ -1,9 +1,9 @@
 //! The records the package's TypeScript declares, in the order they appear there. Each is
 //! declared once with [`record!`](crate::record) / [`tagged!`](crate::tagged) /
 //! [`word!`](crate::word) beside the code that uses it; listing it here puts its generated
-//! interface in `src/js/records.d.ts` (or `records_full.d.ts` for the `full` build's), which
+//! interface in `src/ts/core/records.ts` (or `src/ts/records.ts` for the `full` build's), which
 //! `tests/typings.rs` keeps up to date (`UPDATE_TYPINGS=1 cargo test --test units typings` rewrites
-//! them) and `src/js/typings.rs` ships.
+//! them) and the TypeScript facade (`src/ts/`) exports.
 //!
 //! ```
 //! let text = toolnexus::core::contract::typescript(false);
@@ -17,6 +17,13 @@ pub fn typescript(full: bool) -> String {
     let mut out = String::from(
         "// Generated from the records' declarations (src/core/contract.rs): do not edit.\n",
     );
+    // The types the records name that are declared beside them, in the facade's types.
+    out.push_str(if full {
+        "import type { AnthropicResponse, OpenAIResponse, Usage } from \"./core/types.js\"\n\
+         import type { FinishReason } from \"./types.js\"\n"
+    } else {
+        "import type { Message } from \"./types.js\"\n"
+    });
     let mut add = |write: fn(&mut String)| {
         out.push('\n');
         write(&mut out);

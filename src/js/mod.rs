@@ -48,12 +48,6 @@ pub mod toolkit_sources;
 pub mod translate;
 pub mod types;
 pub mod typings;
-#[cfg(feature = "full")]
-pub mod typings_builtins;
-#[cfg(feature = "full")]
-pub mod typings_mcp;
-#[cfg(feature = "full")]
-pub mod typings_skills;
 
 use wasm_bindgen::prelude::*;
 

@@ -314,7 +314,7 @@ pub fn load_skills(
 
 /// The reference port's two skill texts, for the entries' `SKILLS_PROMPT_PREAMBLE` and
 /// `SKILL_TOOL_DESCRIPTION` constants (the core's own, not copies).
-#[wasm_bindgen(js_name = __skillTexts, skip_typescript)]
+#[wasm_bindgen(js_name = __skillTexts, unchecked_return_type = "[string, string]")]
 pub fn skill_texts() -> js_sys::Array {
     [skills::prompt::PREAMBLE, skills::DESCRIPTION]
         .iter()

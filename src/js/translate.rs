@@ -15,54 +15,6 @@ use crate::core::client::translate::TranslateInput;
 use crate::core::toolkit::Toolkit;
 use crate::core::translate::{helpers, TranslateRequest};
 
-/// The TypeScript of translate's requests and helpers (full build only, as the module is).
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = r#"
-/**
- * A message of a {@link TranslateRequest}: a Chat Completions message, or any message object
- * a client sends (`arguments` given as an object, `tool_calls` without `type`, legacy roles).
- */
-export type TranslateMessage = OpenAIMessage | { role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string; [key: string]: unknown }
-
-/** An OpenAI `tool_choice`: passed on as it is to an `openai`-style endpoint, mapped for an `anthropic` one. */
-export type OpenAIToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } } | (string & {})
-
-/** An Anthropic `tool_choice`, as {@link openAIToolChoiceToAnthropic} writes it. */
-export type AnthropicToolChoice = { type: "any" } | { type: "none" } | { type: "tool"; name: string }
-
-/** An OpenAI finish reason, as {@link finishReasonFor} maps a provider's stop reason. */
-export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter"
-
-/**
- * The OpenAI finish reason of a turn: `"tool_calls"` whenever it called a tool; else
- * `max_tokens` / `length` → `"length"`, `refusal` / `content_filter` → `"content_filter"`,
- * anything else `"stop"`.
- *
- * ```js
- * finishReasonFor(false, "max_tokens") // "length"
- * ```
- */
-export function finishReasonFor(hasToolCalls: boolean, providerStop?: string): FinishReason
-
-/** The argument of `translate` (SPEC §11): an OpenAI Chat Completions request, taken as it is. */
-export interface TranslateRequest {
-  /** The OpenAI `messages`, assistant `tool_calls` and `tool` results included; at least one. */
-  messages: TranslateMessage[]
-  /** The OpenAI `tools`, declared only: nothing is ever run. */
-  tools?: (OpenAITool | AnthropicTool)[]
-  /** A toolkit whose tools are declared (before `tools`) and never run. */
-  toolkit?: Toolkit
-  /** The OpenAI `tool_choice`; absent, none is sent. */
-  toolChoice?: OpenAIToolChoice
-  /** Overrides the system prompt (the client's `systemPrompt`, then the request's system messages). */
-  system?: string
-  /** Overrides the provider's default `max_tokens` (4096 on Anthropic; none on OpenAI). */
-  maxTokens?: number
-  /** Aborts the call (code `"aborted"`). */
-  signal?: AbortSignal
-}
-"#;
-
 #[wasm_bindgen(js_class = Client)]
 impl ClientHandle {
     /// Translates one OpenAI Chat Completions request (SPEC §11): exactly one provider call,
@@ -216,10 +168,12 @@ pub fn openai_tool_choice_to_anthropic(
     }
 }
 
-/// `finishReasonFor(hasToolCalls, providerStop?)`: its TypeScript and doc comment are in
-/// `typings.rs` (wasm-bindgen cannot write an optional parameter of a checked type).
-#[wasm_bindgen(js_name = finishReasonFor, skip_typescript)]
-pub fn finish_reason_for(has_tool_calls: JsValue, provider_stop: JsValue) -> String {
+/// `finishReasonFor(hasToolCalls, providerStop?)`: the facade's (`src/ts/index.ts`) documents it.
+#[wasm_bindgen(js_name = finishReasonFor, unchecked_return_type = "FinishReason")]
+pub fn finish_reason_for(
+    #[wasm_bindgen(unchecked_param_type = "boolean")] has_tool_calls: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | undefined")] provider_stop: JsValue,
+) -> String {
     let stop = provider_stop.as_string();
     helpers::finish_reason_for(has_tool_calls.is_truthy(), stop.as_deref()).to_owned()
 }

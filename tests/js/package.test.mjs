@@ -68,8 +68,12 @@ const USE_TOOL = `
 test("the tarball holds exactly the files a user needs", () => {
   assert.equal(packed.name, "toolnexus-wasm")
   const files = packed.files.map((f) => f.path).sort()
-  const topLevel = ["deno.js", "index.d.ts", "index.js", "node.cjs", "node.mjs", "package.json", "register.cjs", "register.js",
-    "stores.cjs", "stores.d.ts", "stores.js", "browser-stores.js", "http-tool.js", "http-tool.cjs", "http-send.js", "in-process.js", "in-process.cjs", "errors.js", "errors.cjs", "errors.d.ts", "define-tool.js", "define-tool.cjs", "define-tool.d.ts", "decorate.js", "decorate.cjs", "agents.js", "agents.cjs", "agents.d.ts", "index.d.cts", "stores.d.cts", "errors.d.cts", "define-tool.d.cts", "agents.d.cts"]
+  // The entries (written from the TypeScript facade), their declarations (ESM and CommonJS), and
+  // the two modules a page loads on first use.
+  const topLevel = ["deno.js", "index.js", "node.cjs", "node.mjs", "package.json", "browser-stores.js", "http-send.js"]
+  for (const types of ["index", "types", "records", "stores", "errors", "define-tool", "agents"]) {
+    topLevel.push(`${types}.d.ts`, `${types}.d.cts`)
+  }
   for (const optional of ["README.md", "LICENSE"]) {
     if (existsSync(join(PKG_DIR, optional))) topLevel.push(optional)
   }
@@ -83,15 +87,18 @@ test("the tarball holds exactly the files a user needs", () => {
   for (const target of ["web", "node", "node-esm", "core/web", "core/node", "core/node-esm"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
-  const coreEntries = ["core/deno.js", "core/index.d.cts", "core/index.d.ts", "core/index.js", "core/node.cjs", "core/node.mjs"]
+  const coreEntries = ["core/deno.js", "core/index.js", "core/node.cjs", "core/node.mjs"]
+  for (const types of ["index", "types", "records"]) coreEntries.push(`core/${types}.d.ts`, `core/${types}.d.cts`)
   for (const f of nested.filter((f) => !snippet.test(f) && !coreEntries.includes(f))) {
     assert.match(f, /^(core\/)?(web|node|node-esm)\/[^/]+$/, `unexpected file ${f}`)
   }
   for (const build of ["", "core/"]) {
-    for (const needed of ["web/toolnexus.js", "web/toolnexus.d.ts", "web/toolnexus_bg.wasm", "node/toolnexus.js",
-      "node/toolnexus.d.ts", "node/toolnexus_bg.wasm", "node/package.json", "node-esm/toolnexus.js", "node-esm/toolnexus.d.ts"]) {
+    for (const needed of ["web/toolnexus.js", "web/toolnexus_bg.wasm", "node/toolnexus.js", "node/toolnexus_bg.wasm",
+      "node/package.json", "node-esm/toolnexus.js"]) {
       assert.ok(files.includes(build + needed), `missing ${build + needed}`)
     }
+    // The glue is internal: its typings are not shipped (the facade's are the package's).
+    assert.ok(!files.some((f) => f.startsWith(build) && /(web|node|node-esm)\/.*\.d\.ts$/.test(f)), `${build}: glue typings shipped`)
   }
   for (const needed of coreEntries) assert.ok(files.includes(needed), `missing ${needed}`)
   for (const f of files.filter((f) => !snippet.test(f))) {
@@ -123,14 +130,12 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
     console.log(JSON.stringify({
       resolved: import.meta.resolve("toolnexus-wasm"),
       manifest: import.meta.resolve("toolnexus-wasm/package.json"),
-      web: import.meta.resolve("toolnexus-wasm/web"),
       ok, bad, names, exports: Object.keys(all).sort(),
     }))
   `)])
   const r = JSON.parse(out)
   assert.ok(r.resolved.endsWith("/node_modules/toolnexus-wasm/node.mjs"), r.resolved)
   assert.ok(r.manifest.endsWith("/node_modules/toolnexus-wasm/package.json"), r.manifest)
-  assert.ok(r.web.endsWith("/node_modules/toolnexus-wasm/web/toolnexus.js"), r.web)
   assert.deepEqual(r.ok, { output: "Sunny in Oslo", isError: false })
   assert.deepEqual(r.bad, { output: 'Invalid arguments for tool "get_weather": required property "city" is missing', isError: true })
   assert.deepEqual(r.names, ["get_weather"])
@@ -141,6 +146,11 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
     "openAIToolChoiceToAnthropic", "finishReasonFor", "argsObject", "argsString", "toolCallsOf", "contentText",
     "hasSystemMessage", "agents"]) {
     assert.ok(r.exports.includes(name), `missing export ${name}`)
+  }
+  // The wasm-bindgen module's own helpers and classes stay behind the facade.
+  for (const internal of ["start", "__setDefaultStore", "__setErrorClass", "__skillTexts", "registerAll", "streamEvents",
+    "RunStream", "initSync", "default"]) {
+    assert.ok(!r.exports.includes(internal), `internal export ${internal}`)
   }
 })
 
@@ -201,7 +211,7 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.deepEqual(r.names, ["get_weather"])
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
   assert.deepEqual(r.missing, [
-    "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource", "__skillTexts",
+    "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
     "answerToElicitResult", "argsObject", "argsString", "builtinsEnabled", "contentText", "createBuiltinTools",
     "elicitationToRequest", "expandEnvHeaders", "finishReasonFor", "hasSystemMessage", "listMcpTools", "listSkills",
     "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic", "openAIToolsToAnthropic",
@@ -240,7 +250,7 @@ test("Node loads the build compiled for speed, a browser the one compiled for si
 test("files outside the exports map are not importable by deep path", async () => {
   const out = await node([script("deep.mjs", `
     const codes = []
-    for (const spec of ["toolnexus-wasm/node.mjs", "toolnexus-wasm/register.js", "toolnexus-wasm/node/toolnexus.js", "toolnexus-wasm/core/node.mjs"]) {
+    for (const spec of ["toolnexus-wasm/node.mjs", "toolnexus-wasm/web", "toolnexus-wasm/node/toolnexus.js", "toolnexus-wasm/core/node.mjs"]) {
       try { await import(spec); codes.push("imported") } catch (e) { codes.push(e.code) }
     }
     console.log(JSON.stringify(codes))

@@ -1,4 +1,5 @@
 // Generated from the records' declarations (src/core/contract.rs): do not edit.
+import type { Message } from "./types.js"
 
 /** What a tool hands back to the model. `metadata.pending` marks a suspension. */
 export interface ToolResult {

@@ -1,4 +1,6 @@
 // Generated from the records' declarations (src/core/contract.rs): do not edit.
+import type { AnthropicResponse, OpenAIResponse, Usage } from "./core/types.js"
+import type { FinishReason } from "./types.js"
 
 /** A skill supplied as data (S1): no filesystem involved. `null` reads as absent. */
 export interface SkillDef {

@@ -1,6 +1,6 @@
 // Typings of stores.js: the in-memory conversation store (every client's default) and the
 // browser's storage as conversation stores that keep halted runs.
-import type { ConversationStore, Message, RunResult } from "./web/toolnexus.js"
+import type { ConversationStore, Message, RunResult } from "../ts/index.js"
 
 /**
  * The default conversation store: transcripts in memory for the page's (or process's)

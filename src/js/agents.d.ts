@@ -1,6 +1,6 @@
 // Typings of agents.js, the `agents` namespace the entries export (`import { agents } from
 // "toolnexus-wasm"`): context compaction (SPEC §7F).
-import type { Message, OpenAITool, AnthropicTool } from "./web/toolnexus.js"
+import type { Message, OpenAITool, AnthropicTool } from "../ts/index.js"
 
 /** Options of {@link compactor}. */
 export interface CompactorOptions {

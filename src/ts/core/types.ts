@@ -1,0 +1,339 @@
+// The public types of the lean build (toolnexus-wasm/core); the full build's add to them
+// (../types.ts). The interfaces of its classes are beside their values, in ./index.ts. The records come from their Rust declarations (./records.ts, generated).
+import type { Answer, MetricEvent, Request, RunResult, StreamEvent, ToolResult } from "./records.js"
+import type { Client, Conversation, Tool, Toolkit } from "./index.js"
+
+export type * from "./records.js"
+
+/**
+ * What {@link tool} returns: applied to a method (as a decorator) or to a function (as a call),
+ * it registers the tool and returns the method or function unchanged.
+ *
+ * @typeParam F The decorated method or function.
+ */
+export type ToolDecorator = <F extends (...args: never[]) => unknown>(
+  value: F,
+  context?: { name?: string | symbol; addInitializer?(initializer: (this: never) => void): void },
+) => F
+
+/**
+ * The value of a class the module makes (`Toolkit`, `Client`, `Tool`, …), for `instanceof`; a
+ * factory makes each instance (`createToolkit`, `createClient`, `defineTool`, …), never `new`.
+ *
+ * @typeParam T The instances' type.
+ */
+export type ClassOf<T> = abstract new (...args: never[]) => T
+
+/** A JSON Schema object describing a tool's arguments. */
+export interface JSONSchema {
+  type?: "object"
+  properties?: Record<string, unknown>
+  required?: string[]
+  additionalProperties?: boolean | Record<string, unknown>
+  [keyword: string]: unknown
+}
+
+/** Where a tool comes from. */
+export type ToolSource = "mcp" | "skill" | "builtin" | "native" | "http" | "a2a" | "relay" | "custom" | (string & {})
+
+/** A request for {@link pending}: the `id` is generated when absent. */
+export type PendingInput = Omit<Request, "id"> & { id?: string }
+
+/** What a tool receives beside its arguments. */
+export interface ToolContext {
+  signal?: AbortSignal
+  /** The caller's time budget in milliseconds; the call resolves to an error result when it passes. */
+  timeout?: number
+  /** Present only on the retry after `waitFor` resolved a suspension. */
+  answer?: Answer
+}
+
+/** What a tool's function may return. */
+export type ToolReturn = string | ToolResult | null | undefined | number | boolean | object
+
+/** Options of {@link defineTool}. */
+export interface DefineToolOptions {
+  name: string
+  description?: string
+  inputSchema?: JSONSchema
+  source?: ToolSource
+  /** Runs one call with its checked arguments; a throw or rejection becomes `{isError: true, output}`. */
+  run: (args: Record<string, unknown>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>
+}
+
+/** Options of {@link relayTool}: the declaration the model sees; the host runs each call. */
+export interface RelayToolOptions {
+  name: string
+  description: string
+  inputSchema?: JSONSchema
+}
+
+/** Any object shaped like a reference toolnexus `Tool` (or a {@link Tool} instance). */
+export interface ToolLike {
+  readonly name: string
+  readonly description?: string
+  readonly inputSchema?: JSONSchema
+  readonly source?: ToolSource
+  /** Runs one call; what it returns or throws is read as {@link DefineToolOptions.run}'s is. */
+  execute(args: Record<string, unknown>, ctx?: ToolContext): ToolReturn | Promise<ToolReturn>
+}
+
+/** The built-in tools toggle: `false`, `{disabled: true}` or `{enabled: false}` turn the source off. */
+export type BuiltinsConfig = boolean | { enabled?: boolean; disabled?: boolean; tools?: Record<string, boolean> }
+
+/** Options of {@link createToolkit}. */
+export interface ToolkitOptions {
+  extraTools?: ToolLike[]
+  builtins?: BuiltinsConfig
+  /** Final tool names to drop, across every source. */
+  disableTools?: string[]
+  /**
+   * Bounds the loading (skills, MCP servers): already aborted, `createToolkit` rejects at once;
+   * fired during the load, it rejects promptly and stops the servers it started (code `"aborted"`).
+   */
+  signal?: AbortSignal
+}
+
+/** The state of one MCP server in `mcpStatus()`: `"disabled"` when its config turns it off, `"failed"` when it could not be used (the reason is in `mcpErrors()`). */
+export type McpStatus = "connected" | "disabled" | "failed"
+
+/** One tool in the OpenAI function-calling shape, as `toOpenAI` writes it. */
+export interface OpenAITool {
+  type: "function"
+  function: { name: string; description: string; parameters: JSONSchema }
+}
+
+/** One tool in the Anthropic Messages API shape, as `toAnthropic` writes it. */
+export interface AnthropicTool {
+  name: string
+  description: string
+  input_schema: JSONSchema
+}
+
+/** A transcript entry, in the client style's own shape: an OpenAI or an Anthropic message. */
+export type Message = OpenAIMessage | AnthropicMessage
+
+/** A part of an OpenAI message's content array. */
+export type OpenAIContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } }
+
+/** A tool call of an OpenAI assistant message; `arguments` is JSON text. */
+export interface OpenAIToolCall {
+  id: string
+  type: "function"
+  function: { name: string; arguments: string }
+}
+
+/** A Chat Completions message (the `openai` style's transcript). */
+export type OpenAIMessage =
+  | { role: "system" | "developer"; content: string | OpenAIContentPart[]; name?: string }
+  | { role: "user"; content: string | OpenAIContentPart[]; name?: string }
+  | { role: "assistant"; content?: string | null; tool_calls?: OpenAIToolCall[]; refusal?: string | null; name?: string }
+  | { role: "tool"; tool_call_id: string; content: string | OpenAIContentPart[] }
+
+/** A block of an Anthropic message's content. */
+export type AnthropicContentBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; tool_use_id: string; content: string | { type: "text"; text: string }[]; is_error?: boolean }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string } }
+  | { type: "thinking"; thinking: string; signature?: string }
+
+/** A Messages API message (the `anthropic` style's transcript; its system prompt is not one). */
+export interface AnthropicMessage {
+  role: "user" | "assistant"
+  content: string | AnthropicContentBlock[]
+}
+
+/** A Chat Completions response, as `afterLLM` sees it. */
+export interface OpenAIResponse {
+  id?: string
+  model?: string
+  choices: { index: number; message: Extract<OpenAIMessage, { role: "assistant" }>; finish_reason: string | null }[]
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number }
+}
+
+/** A Messages API response, as `afterLLM` sees it. */
+export interface AnthropicResponse {
+  id?: string
+  type?: "message"
+  role: "assistant"
+  model?: string
+  content: AnthropicContentBlock[]
+  stop_reason: string | null
+  usage?: { input_tokens: number; output_tokens: number }
+}
+
+/** Where `ask({id})` keeps transcripts. */
+export interface ConversationStore {
+  /** The transcript saved under `id`, or `undefined` when there is none. */
+  get(id: string): Promise<Message[] | undefined>
+  /** Replaces the transcript saved under `id`. */
+  save(id: string, messages: Message[]): Promise<void>
+}
+
+/** Lifecycle hooks; each may be async. A hook that throws stops the run. */
+export interface Hooks {
+  /** Before each model call; may return `messages` or `tools` that replace them for the rest of the run. */
+  beforeLLM?(event: { messages: Message[]; tools: (OpenAITool | AnthropicTool)[]; model: string; turn: number }):
+    | void | { messages?: Message[]; tools?: (OpenAITool | AnthropicTool)[] } | Promise<void | { messages?: Message[]; tools?: (OpenAITool | AnthropicTool)[] }>
+  /** After each model call, with the provider's response. */
+  afterLLM?(event: { response: OpenAIResponse | AnthropicResponse; model: string; turn: number }): void | Promise<void>
+  /** Before each tool call; may return `args` that replace the arguments, or a `result` used instead of running the tool. */
+  beforeTool?(event: { name: string; args: Record<string, unknown>; id: string; turn: number }):
+    | void | { args?: Record<string, unknown>; result?: ToolResult } | Promise<void | { args?: Record<string, unknown>; result?: ToolResult }>
+  /** After each tool call that ran; may return a `result` that replaces the tool's. */
+  afterTool?(event: { name: string; args: Record<string, unknown>; result: ToolResult; id: string; turn: number }):
+    | void | { result?: ToolResult } | Promise<void | { result?: ToolResult }>
+}
+
+/** Options every client shares. */
+export interface CommonClientOptions {
+  model: string
+  headers?: Record<string, string>
+  systemPrompt?: string
+  /** Model calls per run before it stops as `incomplete` (default 10). */
+  maxTurns?: number
+  hooks?: Hooks
+  store?: ConversationStore
+  /** Resolves suspensions in-page (a dialog, a redirect). Without it a run halts as `pending`. */
+  waitFor?: (request: Request) => Answer | Promise<Answer>
+  /** Shallow-merged into every request body (wins over the client's keys). */
+  requestParams?: Record<string, unknown>
+  /** Gets the final body and returns the one to send (falsy: unchanged). Synchronous. */
+  bodyTransform?: (body: Record<string, unknown>) => Record<string, unknown> | undefined | void
+  /** Retries of a model call on 429, 500, 502, 503, 504 and network errors (default 2; 0 in-process). */
+  retries?: number
+  /** Backoff base in ms (default 500): `base * 2^attempt` plus up to 100 ms of jitter. */
+  retryBaseMs?: number
+  /** The whole run's deadline in ms: it aborts the in-flight request and rejects with an AbortError. */
+  timeoutMs?: number
+  /** Receives every metric event; the same events feed `client.metrics()`. */
+  onMetric?: (event: MetricEvent) => void
+  /** Classifies each failed model call; bounded by `retries` whatever it says. */
+  onError?: (info: ErrorInfo) => "retry" | "fail" | undefined
+}
+
+/** A failed model call, as `onError` sees it. */
+export interface ErrorInfo {
+  /** The transport error, when there was no response. */
+  error?: Error
+  /** The HTTP status, when there was one. */
+  status?: number
+  /** Zero-based attempt. */
+  attempt: number
+  /** Whether the default policy would retry it (429, 500, 502, 503, 504, network errors). */
+  retryable: boolean
+}
+
+/** The second argument of `stream`. */
+export interface StreamOptions {
+  toolkit: Toolkit
+  /** Loads history before and saves on `done`, like `ask`. */
+  id?: string
+  signal?: AbortSignal
+}
+
+/** Options of {@link createClient}. */
+export interface ClientOptions extends CommonClientOptions {
+  baseUrl: string
+  style: "openai" | "anthropic"
+  /** Else OPENROUTER_API_KEY, then OPENAI_API_KEY / ANTHROPIC_API_KEY where the runtime has an environment. */
+  apiKey?: string
+  /** The transport; defaults to the global `fetch`. */
+  fetch?: (input: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<Response>
+  /** Anthropic only: sends `anthropic-dangerous-direct-browser-access: true`, which Anthropic requires for calls made from a page (the key is then visible to the page). */
+  anthropicBrowserAccess?: boolean
+}
+
+/** What an in-process model is handed. */
+export interface InProcessRequest {
+  messages: OpenAIMessage[]
+  tools?: OpenAITool[]
+  model: string
+  body: Record<string, unknown>
+}
+
+/** What an in-process model returns: `content` to finish, or `toolCalls`. */
+export interface InProcessResponse {
+  content?: string
+  toolCalls?: { id?: string; name: string; arguments?: string | Record<string, unknown> }[]
+  usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number }
+}
+
+/** Options of {@link createInProcessClient}. */
+export interface InProcessOptions extends CommonClientOptions {
+  /** The model: answers one request with text or tool calls; a throw or rejection fails the run with code `"model"`. */
+  generate: (request: InProcessRequest) => InProcessResponse | Promise<InProcessResponse>
+}
+
+/** The second argument of `run`. */
+export interface RunOptions {
+  toolkit: Toolkit
+  signal?: AbortSignal
+  history?: Message[]
+}
+
+/** The second argument of `ask`. */
+export interface AskOptions {
+  toolkit: Toolkit
+  id?: string
+  signal?: AbortSignal
+  /** Streams the model calls and hands each text delta here as it arrives. */
+  onText?: (delta: string) => void
+  /** @deprecated The earlier spelling of `onText`, still read when `onText` is absent. */
+  on_text?: (delta: string) => void
+}
+
+/** The argument of `runWithAnswer`: the halted run's transcript and request, and the answer. */
+export interface ResumeOptions {
+  toolkit: Toolkit
+  history: Message[]
+  pending: Request
+  answer: Answer
+  signal?: AbortSignal
+}
+
+/** The argument of `askWithAnswer`: as `runWithAnswer`, with the transcript in the store under `id`. */
+export interface AskResumeOptions {
+  toolkit: Toolkit
+  id: string
+  pending: Request
+  answer: Answer
+  signal?: AbortSignal
+}
+
+/** The argument of `conversation`. */
+export interface ConversationOptions {
+  toolkit: Toolkit
+  signal?: AbortSignal
+}
+
+/** The tools in the Gemini shape, as `toGemini` writes them: one entry holding every function declaration. */
+export type GeminiTools = [{ functionDeclarations: { name: string; description: string; parameters: JSONSchema }[] }]
+
+/** Options of {@link httpTool}. */
+export interface HttpToolOptions {
+  name: string
+  description?: string
+  /** `"GET"`, `"POST"`, … (any case). */
+  method: string
+  /** May contain `{name}` placeholders, filled from the arguments (URL-encoded). */
+  url: string
+  /** Static headers; `${NAME}` in a value expands from `env`. Never logged. */
+  headers?: Record<string, string>
+  /** Argument names sent in the query string (on `GET` every argument is). */
+  query?: string[]
+  /** How the remaining arguments are sent: JSON (default), form-encoded, or the `body` argument as text. */
+  body?: "json" | "form" | "raw"
+  inputSchema?: JSONSchema
+  /** Milliseconds before the request is aborted (default 30000). */
+  timeout?: number
+  /** A 2xx body as text (default), re-serialized JSON, or `"<status>\n<body>"`. */
+  resultMode?: "text" | "json" | "status+text"
+  /** Where `${NAME}` is read; defaults to `process.env` / `Deno.env` where the runtime has one. */
+  env?: Record<string, string | undefined>
+  /** The transport; defaults to the global `fetch`. */
+  fetch?: (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<Response>
+}

@@ -1,0 +1,30 @@
+// Type tests of the facade (src/ts/): the glue's classes and helpers stay behind it.
+import * as toolnexus from "toolnexus-wasm"
+import * as core from "toolnexus-wasm/core"
+import { createToolkit, createClient, Toolkit, Client, MemoryFileSystem, type Tool } from "toolnexus-wasm"
+
+export async function facade(): Promise<void> {
+  const toolkit = await createToolkit()
+  // @ts-expect-error free() is the glue's; a toolkit is released with close() or `await using`
+  toolkit.free()
+  // @ts-expect-error registerAll is the glue's; register(...tools) is the API
+  toolkit.registerAll([])
+  const same: Toolkit = toolkit.register()
+  const isToolkit: boolean = toolkit instanceof Toolkit
+  const client = createClient({ baseUrl: "http://127.0.0.1:1/v1", style: "openai", model: "m" })
+  // @ts-expect-error streamEvents is the glue's; stream() is the API
+  client.streamEvents("hi", { toolkit })
+  const isClient: boolean = client instanceof Client
+  const files = new MemoryFileSystem({ "/a.md": "a" })
+  const restored: MemoryFileSystem = MemoryFileSystem.fromJSON(files.toJSON())
+  const tools: Tool[] = toolkit.tools()
+  // @ts-expect-error the glue's helpers are not exported
+  toolnexus.__setDefaultStore
+  // @ts-expect-error the glue's stream class is not exported
+  toolnexus.RunStream
+  // @ts-expect-error the glue's init is not exported
+  core.initSync
+  // @ts-expect-error the lean build has no translate
+  core.createClient({ baseUrl: "http://127.0.0.1:1/v1", style: "openai", model: "m" }).translate
+  void [same, isToolkit, isClient, restored, tools]
+}
