@@ -28,3 +28,14 @@ export async function facade(): Promise<void> {
   core.createClient({ baseUrl: "http://127.0.0.1:1/v1", style: "openai", model: "m" }).translate
   void [same, isToolkit, isClient, restored, tools]
 }
+
+// A tool's return: a misspelled ToolResult key fails to compile (a plain object is a ToolResult).
+import { defineTool as define, type ToolReturn } from "toolnexus-wasm"
+define({ name: "ok", run: () => ({ output: "x", isError: false }) })
+define({ name: "json", run: () => [1, "two", { three: 3 }] })
+define({ name: "text", run: () => JSON.stringify({ temperature: 21 }) })
+// @ts-expect-error `ouput` is not a key of a ToolResult
+define({ name: "typo", run: () => ({ ouput: "x", isError: false }) })
+// @ts-expect-error a function is not JSON
+const notJson: ToolReturn = () => "x"
+void notJson

@@ -48,8 +48,22 @@ export interface ToolContext {
   answer?: Answer
 }
 
-/** What a tool's function may return. */
-export type ToolReturn = string | ToolResult | null | undefined | number | boolean | object
+/** JSON data, as `JSON.parse` returns it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/**
+ * What a tool's function may return: text; a {@link ToolResult}; a number, a boolean or a JSON
+ * array (handed to the model as JSON text); or nothing (empty output). A plain object is read
+ * as a `ToolResult`, so a misspelled key (`{ouput: "x"}`) fails to compile; hand other JSON
+ * data back as `JSON.stringify(data)` (at run time a plain object without `output` is still
+ * sent as its JSON text).
+ *
+ * ```ts
+ * const ok: ToolReturn = { output: "done", isError: false }
+ * const data: ToolReturn = JSON.stringify({ temperature: 21 })
+ * ```
+ */
+export type ToolReturn = string | number | boolean | null | undefined | ToolResult | JsonValue[]
 
 /** Options of {@link defineTool}. */
 export interface DefineToolOptions {
