@@ -15,11 +15,11 @@ const tsc = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", impor
 
 /** example → a line its output must contain. */
 const promises = {
-  "durable-file-store.mjs": /^done: The refund tool says: refunded order A-1001/m,
+  "durable-file-store.ts": /^done: The refund tool says: refunded order A-1001/m,
   "node-agent.mjs": /^The transfer says: sent 25 EUR$/m,
   "node-commonjs.cjs": /^5$/m,
   "node-core-agent.mjs": /^createToolkit: "skillsDir" needs the full build/m,
-  "node-toolkit.mjs": /^suspended on: Send 5\?$/m,
+  "node-toolkit.ts": /^suspended on: Send 5\?$/m,
   "typed-agent.ts": /^Done: 20 EUR is 22\.00 USD\nfailed: network, retryable: true$/m,
 }
 const files = ["tsconfig.json", ...Object.keys(promises)]

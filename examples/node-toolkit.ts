@@ -1,6 +1,6 @@
-// @ts-check
 // A toolkit of JavaScript tools in Node: provider schemas, and a call routed by name.
-// Run: node examples/node-toolkit.mjs
+// Run (after `npm run build`): node_modules/.bin/tsc -p examples && node target/examples/node-toolkit.js
+// `args` is typed from each `inputSchema` written in place: `city` is a string, `amount` a number.
 import { createToolkit, defineTool, pending, pendingOf } from "toolnexus-wasm"
 
 const weather = defineTool({
@@ -11,7 +11,7 @@ const weather = defineTool({
     properties: { city: { type: "string" }, unit: { type: "string", enum: ["c", "f"] } },
     required: ["city"],
   },
-  run: async ({ city }) => `Sunny and 21° in ${city}`,
+  run: async ({ city, unit }) => `Sunny and ${unit === "f" ? "70°F" : "21°C"} in ${city.toUpperCase()}`,
 })
 
 const transfer = defineTool({
@@ -19,7 +19,7 @@ const transfer = defineTool({
   description: "Moves money; asks a human first",
   inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
   run: (args, ctx) =>
-    ctx.answer?.ok ? `sent ${args.amount}` : pending({ kind: "approval", prompt: `Send ${args.amount}?` }),
+    ctx.answer?.ok ? `sent ${args.amount.toFixed(2)}` : pending({ kind: "approval", prompt: `Send ${args.amount}?` }),
 })
 
 const toolkit = await createToolkit({ extraTools: [weather, transfer], builtins: false })

@@ -1,59 +1,46 @@
-// @ts-check
 // The durable path in Node: a run halts on an approval, the halted run and the transcript go to
 // files, and a later process (here: the same one, with a fresh client and toolkit) resumes it
 // with the answer. The model is an in-process scripted one so the example runs offline; swap in
 // createClient({baseUrl, style, model, apiKey, store}) for a real endpoint.
-// Run: node examples/durable-file-store.mjs [directory]
+// Run (after `npm run build`): node_modules/.bin/tsc -p examples && node target/examples/durable-file-store.js [directory]
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInProcessClient, createToolkit, defineTool, pending } from "toolnexus-wasm"
-
-/** @typedef {import("toolnexus-wasm").Message} Message */
-/** @typedef {import("toolnexus-wasm").RunResult} RunResult */
-/** @typedef {import("toolnexus-wasm").PendingStore} PendingStore */
+import type { Answer, InProcessOptions, Message, PendingStore, RunResult, Toolkit } from "toolnexus-wasm"
 
 /**
  * Transcripts and halted runs as JSON files, one per id: the same interface as the browser's
  * IndexedDbConversationStore and WebStorageConversationStore.
- * @implements {PendingStore}
  */
-class FileStore {
-  /** @param {string} dir */
-  constructor(dir) {
+class FileStore implements PendingStore {
+  constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true })
-    this.dir = dir
   }
-  /** @param {string} kind @param {string} id */
-  path(kind, id) {
+  path(kind: "conversation" | "pending", id: string): string {
     return join(this.dir, `${kind}-${encodeURIComponent(id)}.json`)
   }
-  /** @param {string} id @returns {Promise<Message[] | undefined>} */
-  async get(id) {
+  async get(id: string): Promise<Message[] | undefined> {
     const file = this.path("conversation", id)
     return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined
   }
-  /** @param {string} id @param {Message[]} messages */
-  async save(id, messages) {
+  async save(id: string, messages: Message[]): Promise<void> {
     writeFileSync(this.path("conversation", id), JSON.stringify(messages, null, 2))
   }
-  /** @param {string} id @param {RunResult} result */
-  async savePending(id, result) {
+  async savePending(id: string, result: RunResult): Promise<void> {
     writeFileSync(this.path("pending", id), JSON.stringify(result, null, 2))
   }
-  /** @param {string} id @returns {Promise<RunResult | undefined>} */
-  async loadPending(id) {
+  async loadPending(id: string): Promise<RunResult | undefined> {
     const file = this.path("pending", id)
     return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined
   }
-  /** @param {string} id */
-  async deletePending(id) {
+  async deletePending(id: string): Promise<void> {
     rmSync(this.path("pending", id), { force: true })
   }
 }
 
 /** The same tool in every process that may resume the run. */
-async function makeToolkit() {
+async function makeToolkit(): Promise<Toolkit> {
   const refund = defineTool({
     name: "refund",
     description: "Refunds an order; a human approves first",
@@ -66,8 +53,7 @@ async function makeToolkit() {
   return createToolkit({ extraTools: [refund], builtins: false })
 }
 
-/** @type {import("toolnexus-wasm").InProcessOptions["generate"]} */
-const scripted = async ({ messages }) => {
+const scripted: InProcessOptions["generate"] = async ({ messages }) => {
   const last = messages[messages.length - 1]
   if (last.role === "tool") return { content: `The refund tool says: ${String(last.content)}` }
   return { toolCalls: [{ name: "refund", arguments: { order: "A-1001" } }] }
@@ -91,7 +77,7 @@ const thread = "support-42"
   const halted = await store.loadPending(thread)
   if (!halted?.pending) throw new Error("nothing to resume")
   const client = createInProcessClient({ model: "scripted", generate: scripted, store })
-  const answer = { id: halted.pending.id, ok: true, data: { by: "ops@example.com" } }
+  const answer: Answer = { id: halted.pending.id, ok: true, data: { by: "ops@example.com" } }
   const done = await client.askWithAnswer({ toolkit: await makeToolkit(), id: thread, pending: halted.pending, answer })
   await store.deletePending(thread)
   console.log(`${done.status}: ${done.text}`)
