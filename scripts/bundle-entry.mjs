@@ -6,10 +6,12 @@
 //   node.mjs   Node, ESM: the speed build's web glue (node-esm/), instantiated synchronously
 //              from node/toolnexus_bg.wasm;
 //   deno.js    Deno: the same glue and module, instantiated with top-level await;
-//   node.cjs   Node, require(): the nodejs glue (node/), which instantiates itself.
+//   node.cjs   Node, require(): the nodejs glue (node/), which instantiates itself;
+//   web.js     pages that serve the module from a URL of their choosing: index.js, but the
+//              module is instantiated by the host's `initializeWasm(url)`, not on import.
 // The plain-JS modules (src/js/*.js) are bundled into every entry, except the two a page loads
 // only on first use (browser-stores.js, http-send.js), imported from the package's root.
-//   node scripts/bundle-entry.mjs <pkg dir> [web|node|deno|cjs ...]     (default: all four)
+//   node scripts/bundle-entry.mjs <pkg dir> [web|manual|node|deno|cjs ...]     (default: all)
 import { existsSync, renameSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -21,30 +23,43 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const ON_USE = /(^|\/)(browser-stores|http-send)\.js$/
 const LOADER = "\0glue-loader"
 
-/** Each runtime's loader: instantiates the module once and re-exports its glue. */
+/**
+ * Each runtime's loader: re-exports the glue, instantiated once (`instantiated`), except the
+ * manual page entry's, whose host calls `initializeWasm` (`instantiate`) with the module's URL.
+ */
+const READY = "export const instantiated = true\nexport const instantiate = async () => {}"
 const RUNTIMES = {
   web: {
     file: "index.js",
-    loader: 'import init from "./web/toolnexus.js"\nawait init()\nexport * from "./web/toolnexus.js"',
+    loader: `import init from "./web/toolnexus.js"\nawait init()\nexport * from "./web/toolnexus.js"\n${READY}`,
+  },
+  manual: {
+    file: "web.js",
+    loader: `import init from "./web/toolnexus.js"
+export * from "./web/toolnexus.js"
+export const instantiated = false
+export const instantiate = (module_or_path) => init(module_or_path === undefined ? undefined : { module_or_path })`,
   },
   node: {
     file: "node.mjs",
     loader: `import { readFileSync } from "node:fs"
 import { initSync } from "./node-esm/toolnexus.js"
 initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
-export * from "./node-esm/toolnexus.js"`,
+export * from "./node-esm/toolnexus.js"
+${READY}`,
   },
   deno: {
     file: "deno.js",
     loader: `import init from "./node-esm/toolnexus.js"
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
-export * from "./node-esm/toolnexus.js"`,
+export * from "./node-esm/toolnexus.js"
+${READY}`,
   },
-  cjs: { file: "node.cjs", format: "cjs", loader: 'export * from "./node/toolnexus.js"' },
+  cjs: { file: "node.cjs", format: "cjs", loader: `export * from "./node/toolnexus.js"\n${READY}` },
 }
 
 const [pkgDir, ...wanted] = process.argv.slice(2)
-if (!pkgDir) throw new Error("usage: node scripts/bundle-entry.mjs <pkg dir> [web|node|deno|cjs ...]")
+if (!pkgDir) throw new Error("usage: node scripts/bundle-entry.mjs <pkg dir> [web|manual|node|deno|cjs ...]")
 const pkgRoot = path.resolve(pkgDir)
 for (const [build, source, dir] of [
   ["full", "src/ts/index.ts", pkgRoot],
@@ -54,7 +69,8 @@ for (const [build, source, dir] of [
   if (!existsSync(path.join(dir, "web"))) continue
   for (const runtime of wanted.length ? wanted : Object.keys(RUNTIMES)) {
     const { file, loader, format = "esm" } = RUNTIMES[runtime]
-    await bundle(path.join(root, source), loader, format, runtime === "web", path.join(dir, file), dir)
+    const page = runtime === "web" || runtime === "manual"
+    await bundle(path.join(root, source), loader, format, page, path.join(dir, file), dir)
     console.log(`[bundle-entry] ${build} ${runtime}: ${path.relative(root, path.join(dir, file))}`)
   }
 }

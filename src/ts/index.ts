@@ -18,9 +18,10 @@
 // The full build's public API: the lean build's (./core/index.ts, over the same module here),
 // plus skills, MCP, the built-in tools and translate. `#glue-full` is the full wasm-bindgen
 // module, instantiated by the runtime's loader (scripts/bundle-entry.mjs).
-import * as glue from "#glue-full"
+import * as module from "#glue-full"
 import * as core from "./core/index.js"
 import type { Tool, Toolkit } from "./core/index.js"
+import { checked, whenInstantiated } from "./core/instance.js"
 import type {
   AnthropicMessage, AnthropicTool, AnthropicToolChoice, Answer, BuiltinsConfig, BuiltinToolsOptions, ClientOptions,
   ElicitationParams, ElicitResult, FinishReason, InProcessOptions, ListSkillsOptions, LoadMcpOptions, LoadSkillsOptions,
@@ -28,6 +29,9 @@ import type {
   TranslatedToolCall, TranslateMessage, ToolkitOptions, MemoryFileSystemJSON, ToolnexusDirEntry, TranslateRequest,
   TranslateResult, OpenAIToolCall, SkillInfo,
 } from "./types.js"
+
+/** The glue: its functions refuse clearly until the module is instantiated. */
+const glue = checked(module)
 
 export * from "./core/index.js"
 export type * from "./types.js"
@@ -498,8 +502,11 @@ export function finishReasonFor(hasToolCalls: boolean, providerStop?: string): F
   return glue.finishReasonFor(hasToolCalls, providerStop)
 }
 
-const [preamble, skillToolDescription] = glue.__skillTexts()
 /** The preamble `skillsPrompt()` starts with when a skill has a description (byte for byte the reference port's). */
-export const SKILLS_PROMPT_PREAMBLE: string = preamble
+export let SKILLS_PROMPT_PREAMBLE = ""
 /** The `skill` tool's description (byte for byte the reference port's). */
-export const SKILL_TOOL_DESCRIPTION: string = skillToolDescription
+export let SKILL_TOOL_DESCRIPTION = ""
+// The module's own texts, read once it is instantiated.
+whenInstantiated(() => {
+  ;[SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = glue.__skillTexts()
+})

@@ -70,7 +70,7 @@ test("the tarball holds exactly the files a user needs", () => {
   const files = packed.files.map((f) => f.path).sort()
   // The entries (written from the TypeScript facade), their declarations (ESM and CommonJS), and
   // the two modules a page loads on first use.
-  const topLevel = ["deno.js", "index.js", "node.cjs", "node.mjs", "package.json", "browser-stores.js", "http-send.js"]
+  const topLevel = ["deno.js", "index.js", "web.js", "node.cjs", "node.mjs", "package.json", "browser-stores.js", "http-send.js"]
   for (const types of ["index", "types", "records", "stores", "errors", "define-tool", "agents"]) {
     topLevel.push(`${types}.d.ts`, `${types}.d.cts`)
   }
@@ -87,7 +87,7 @@ test("the tarball holds exactly the files a user needs", () => {
   for (const target of ["web", "node", "node-esm", "core/web", "core/node", "core/node-esm"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
-  const coreEntries = ["core/deno.js", "core/index.js", "core/node.cjs", "core/node.mjs"]
+  const coreEntries = ["core/deno.js", "core/index.js", "core/web.js", "core/node.cjs", "core/node.mjs"]
   for (const types of ["index", "types", "records"]) coreEntries.push(`core/${types}.d.ts`, `core/${types}.d.cts`)
   for (const f of nested.filter((f) => !snippet.test(f) && !coreEntries.includes(f))) {
     assert.match(f, /^(core\/)?(web|node|node-esm)\/[^/]+$/, `unexpected file ${f}`)
@@ -250,7 +250,7 @@ test("Node loads the build compiled for speed, a browser the one compiled for si
 test("files outside the exports map are not importable by deep path", async () => {
   const out = await node([script("deep.mjs", `
     const codes = []
-    for (const spec of ["toolnexus-wasm/node.mjs", "toolnexus-wasm/web", "toolnexus-wasm/node/toolnexus.js", "toolnexus-wasm/core/node.mjs"]) {
+    for (const spec of ["toolnexus-wasm/node.mjs", "toolnexus-wasm/web/toolnexus.js", "toolnexus-wasm/node/toolnexus.js", "toolnexus-wasm/core/node.mjs"]) {
       try { await import(spec); codes.push("imported") } catch (e) { codes.push(e.code) }
     }
     console.log(JSON.stringify(codes))

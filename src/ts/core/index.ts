@@ -15,7 +15,7 @@
 // The public API over the lean wasm-bindgen module: every export is typed and documented here;
 // the module's own classes and helpers stay behind it. `#glue` is the module, instantiated by
 // the runtime's loader (scripts/bundle-entry.mjs picks it per entry: page, Node, Deno, require).
-import * as glue from "#glue"
+import * as module from "#glue"
 import type { StandardSchemaV1 } from "@standard-schema/spec"
 import { InMemoryConversationStore } from "../../js/stores.js"
 import { ToolnexusError } from "../../js/errors.js"
@@ -23,12 +23,16 @@ import { httpToolWith } from "../../js/http-tool.js"
 import { defineToolWith, type StandardToolOptions, type TypedToolOptions } from "../../js/define-tool.js"
 import { inProcessWith } from "../../js/in-process.js"
 import { decoratorsWith } from "../../js/decorate.js"
+import { checked, instantiate, whenInstantiated } from "./instance.js"
 import type {
   AnthropicTool, AskOptions, ClassOf, AskResumeOptions, ClientOptions, ConversationOptions, ConversationStore, McpStatus, Message,
-  ResumeOptions, RunOptions, RunResult, ToolContext, DefineToolOptions, GeminiTools, HttpToolOptions, InProcessOptions, JSONSchema,
+  ResumeOptions, RunOptions, RunResult, ToolContext, WasmSource, DefineToolOptions, GeminiTools, HttpToolOptions, InProcessOptions, JSONSchema,
   OpenAITool, PendingInput, RelayToolOptions, Request, StreamEvent, StreamOptions, ToolDecorator,
   ToolkitOptions, ToolLike, ToolResult,
 } from "./types.js"
+
+/** The glue: its functions refuse clearly until the module is instantiated. */
+const glue = checked(module)
 
 export type * from "./types.js"
 export type { ArgsOf, StandardToolOptions, TypedToolOptions } from "../../js/define-tool.js"
@@ -43,8 +47,25 @@ export { ToolnexusError, isToolnexusError } from "../../js/errors.js"
 export * as agents from "../../js/agents.js"
 
 // Every client's default store, and the class of every error the module throws.
-glue.__setDefaultStore(InMemoryConversationStore)
-glue.__setErrorClass(ToolnexusError)
+whenInstantiated(() => {
+  glue.__setDefaultStore(InMemoryConversationStore)
+  glue.__setErrorClass(ToolnexusError)
+})
+
+/**
+ * Instantiates the WebAssembly module, for `toolnexus-wasm/web` (and `toolnexus-wasm/core/web`),
+ * the entries that do not instantiate it on import, so a page can serve `toolnexus_bg.wasm`
+ * from a URL of its choosing. Call it once before anything else; later calls, and calls on the
+ * other entries (which instantiate the module on import), resolve at once.
+ *
+ * ```js
+ * import { initializeWasm, createToolkit } from "toolnexus-wasm/web"
+ * await initializeWasm("https://cdn.example.com/toolnexus_bg.wasm")
+ * ```
+ */
+export function initializeWasm(source?: WasmSource): Promise<void> {
+  return instantiate(source)
+}
 
 /** The classes' members wasm-bindgen cannot write: a variadic method, an async iterator, a disposer. */
 interface Idioms {
@@ -52,18 +73,18 @@ interface Idioms {
   stream(prompt: string, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
   [Symbol.asyncDispose](): Promise<void>
 }
-const toolkitProto = glue.Toolkit.prototype as glue.Toolkit & Pick<Idioms, "register" | typeof Symbol.asyncDispose>
-toolkitProto.register = function register(this: glue.Toolkit, ...tools: ToolLike[]) {
+const toolkitProto = glue.Toolkit.prototype as module.Toolkit & Pick<Idioms, "register" | typeof Symbol.asyncDispose>
+toolkitProto.register = function register(this: module.Toolkit, ...tools: ToolLike[]) {
   this.registerAll(tools)
   return this as unknown as Toolkit
 }
 // `await using toolkit = await createToolkit(...)` closes its MCP sessions at the block's end.
 if (typeof Symbol.asyncDispose === "symbol") {
-  toolkitProto[Symbol.asyncDispose] = function asyncDispose(this: glue.Toolkit) {
+  toolkitProto[Symbol.asyncDispose] = function asyncDispose(this: module.Toolkit) {
     return this.close()
   }
 }
-;(glue.Client.prototype as glue.Client & Pick<Idioms, "stream">).stream = function stream(this: glue.Client, prompt, ctx) {
+;(glue.Client.prototype as module.Client & Pick<Idioms, "stream">).stream = function stream(this: module.Client, prompt, ctx) {
   const events = this.streamEvents(prompt, ctx)
   return {
     next: () => events.next(),
@@ -442,7 +463,7 @@ export function defineTool(options: DefineToolOptions): Tool
 export function defineTool(options: DefineToolOptions | StandardToolOptions<StandardSchemaV1> | TypedToolOptions<unknown>): Tool {
   return typedDefine(options)
 }
-const typedDefine = defineToolWith(glue.defineTool)
+const typedDefine = defineToolWith((options) => glue.defineTool(options))
 
 
 /**
@@ -484,7 +505,7 @@ export function relayTool(options: RelayToolOptions | string, description?: stri
 export function httpTool(options: HttpToolOptions): Tool {
   return http(options)
 }
-const http = httpToolWith(glue.defineTool)
+const http = httpToolWith((options) => glue.defineTool(options))
 
 /**
  * A client whose model runs in this process: `generate({messages, tools, model, body})`
@@ -499,9 +520,9 @@ const http = httpToolWith(glue.defineTool)
 export function createInProcessClient(options: InProcessOptions): Client {
   return inProcess(options) as unknown as Client
 }
-const inProcess = inProcessWith(glue.createClient)
+const inProcess = inProcessWith((options) => glue.createClient(options))
 
-const decorators = decoratorsWith(glue.defineTool)
+const decorators = decoratorsWith((options) => glue.defineTool(options))
 /**
  * A decorator that makes the decorated method (or function) a tool (SPEC §6): named
  * `options.name`, else the method's (or function's) name, else the key {@link collectTools}

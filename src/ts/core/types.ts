@@ -24,6 +24,12 @@ export type ToolDecorator = <F extends (...args: never[]) => unknown>(
  */
 export type ClassOf<T> = abstract new (...args: never[]) => T
 
+/**
+ * Where {@link initializeWasm} instantiates the module from: the URL of `toolnexus_bg.wasm`, a
+ * `Response` (or a `Request` to fetch), its bytes, or a compiled `WebAssembly.Module`.
+ */
+export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module
+
 /** A JSON Schema object describing a tool's arguments. */
 export interface JSONSchema {
   type?: "object"
