@@ -4,6 +4,7 @@ import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { after, before } from "node:test"
 import { chromium } from "playwright-core"
 
 export const repo = fileURLToPath(new URL("../..", import.meta.url))
@@ -59,3 +60,29 @@ export function startDemoServer() {
   })
 }
 
+
+/**
+ * In a `describe`: before its tests, starts the demo server and opens a browser on one of its
+ * pages (`login.html?state=<state>`); after them, closes both. The handle's `page` and
+ * `problems` are the browser's once `before` ran.
+ */
+export function onDemoPage(state) {
+  const handle = { server: undefined, browser: undefined }
+  before(async () => {
+    handle.server = await startDemoServer()
+    handle.browser = await openBrowser()
+    await handle.browser.page.goto(new URL(`login.html?state=${state}`, handle.server.url).href)
+  })
+  after(async () => {
+    await handle.browser?.close()
+    handle.server?.child.kill()
+  })
+  return {
+    get page() {
+      return handle.browser.page
+    },
+    get problems() {
+      return handle.browser.problems
+    },
+  }
+}

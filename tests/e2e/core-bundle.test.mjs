@@ -3,22 +3,11 @@
 // ../http-send.js), are found from there: a browser store saves and reads, an HTTP tool calls
 // the demo server, and an in-process client runs a tool turn.
 import assert from "node:assert/strict"
-import { after, before, describe, it } from "node:test"
-import { openBrowser, startDemoServer } from "./browser.mjs"
+import { describe, it } from "node:test"
+import { onDemoPage } from "./browser.mjs"
 
 describe("toolnexus-wasm/core's bundle in the browser", () => {
-  let server, browser
-
-  before(async () => {
-    server = await startDemoServer()
-    browser = await openBrowser()
-    await browser.page.goto(new URL("login.html?state=core-bundle", server.url).href)
-  })
-
-  after(async () => {
-    await browser?.close()
-    server?.child.kill()
-  })
+  const browser = onDemoPage("core-bundle")
 
   it("loads its on-use modules and runs a browser store, an HTTP tool and an in-process client", async () => {
     const out = await browser.page.evaluate(async () => {

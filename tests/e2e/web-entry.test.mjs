@@ -3,22 +3,11 @@
 // `unsupported` error; `initializeWasm(url)` fetches the module from that URL, after which the
 // whole API works (a tool, a toolkit, an in-process run) and the skill texts are set.
 import assert from "node:assert/strict"
-import { after, before, describe, it } from "node:test"
-import { openBrowser, startDemoServer } from "./browser.mjs"
+import { describe, it } from "node:test"
+import { onDemoPage } from "./browser.mjs"
 
 describe("toolnexus-wasm/web: the module from a URL the page chooses", () => {
-  let server, browser
-
-  before(async () => {
-    server = await startDemoServer()
-    browser = await openBrowser()
-    await browser.page.goto(new URL("login.html?state=web-entry", server.url).href)
-  })
-
-  after(async () => {
-    await browser?.close()
-    server?.child.kill()
-  })
+  const browser = onDemoPage("web-entry")
 
   it("refuses before initializeWasm, then instantiates from the given URL", async () => {
     const out = await browser.page.evaluate(async () => {
