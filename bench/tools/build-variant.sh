@@ -26,7 +26,8 @@ find "$src" -type f -exec touch {} +
   cargo build --quiet --release --target wasm32-unknown-unknown --lib ${FEATURES:+--features "$FEATURES"})
 out=$work/$name
 rm -rf "$out" && mkdir -p "$out"
-cp "$src"/pkg/*.js "$src"/pkg/*.mjs "$src"/pkg/package.json "$out"/
+# A revision before the facade kept its entries in pkg/; since, the build writes them (below).
+find "$src/pkg" -maxdepth 1 \( -name "*.js" -o -name "*.mjs" -o -name package.json \) -exec cp {} "$out"/ \;
 # The plain-JavaScript modules the entries import (the stores since the twelfth round, httpTool,
 # createInProcessClient, the error class, defineTool's Standard Schema half, tool/collectTools,
 # agents...) are built from src/js/*.js, not kept in pkg/: every one the commit has, as it is
