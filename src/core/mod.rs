@@ -22,6 +22,7 @@ pub mod mcp;
 pub mod message;
 pub mod metrics;
 pub mod names;
+pub mod parts;
 pub mod relay;
 pub mod schema;
 #[cfg(feature = "full")]

@@ -30,6 +30,8 @@ mod builtins_search;
 mod builtins_web;
 #[path = "../conformance_skills.rs"]
 mod conformance_skills;
+#[path = "../content_parts.rs"]
+mod content_parts;
 #[path = "../hashed.rs"]
 mod hashed;
 #[path = "../input_schema.rs"]
