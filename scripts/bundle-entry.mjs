@@ -28,17 +28,22 @@ const LOADER = "\0glue-loader"
  * manual page entry's, whose host calls `initializeWasm` (`instantiate`) with the module's URL.
  */
 const READY = "export const instantiated = true\nexport const instantiate = async () => {}"
+/** How Node and Deno read a part's path (`image("shot.png")`); a page has no such thing. */
+const NODE_READ = 'export { readFileSync as readBytes } from "node:fs"'
+const DENO_READ = "export const readBytes = (path) => Deno.readFileSync(path)"
+const NO_READ = "export const readBytes = undefined"
 const RUNTIMES = {
   web: {
     file: "index.js",
-    loader: `import init from "./web/toolnexus.js"\nawait init()\nexport * from "./web/toolnexus.js"\n${READY}`,
+    loader: `import init from "./web/toolnexus.js"\nawait init()\nexport * from "./web/toolnexus.js"\n${READY}\n${NO_READ}`,
   },
   manual: {
     file: "web.js",
     loader: `import init from "./web/toolnexus.js"
 export * from "./web/toolnexus.js"
 export const instantiated = false
-export const instantiate = (module_or_path) => init(module_or_path === undefined ? undefined : { module_or_path })`,
+export const instantiate = (module_or_path) => init(module_or_path === undefined ? undefined : { module_or_path })
+${NO_READ}`,
   },
   node: {
     file: "node.mjs",
@@ -46,16 +51,18 @@ export const instantiate = (module_or_path) => init(module_or_path === undefined
 import { initSync } from "./node-esm/toolnexus.js"
 initSync({ module: readFileSync(new URL("./node/toolnexus_bg.wasm", import.meta.url)) })
 export * from "./node-esm/toolnexus.js"
-${READY}`,
+${READY}
+${NODE_READ}`,
   },
   deno: {
     file: "deno.js",
     loader: `import init from "./node-esm/toolnexus.js"
 await init({ module_or_path: new URL("./node/toolnexus_bg.wasm", import.meta.url) })
 export * from "./node-esm/toolnexus.js"
-${READY}`,
+${READY}
+${DENO_READ}`,
   },
-  cjs: { file: "node.cjs", format: "cjs", loader: `export * from "./node/toolnexus.js"\n${READY}` },
+  cjs: { file: "node.cjs", format: "cjs", loader: `export * from "./node/toolnexus.js"\n${READY}\n${NODE_READ}` },
 }
 
 const [pkgDir, ...wanted] = process.argv.slice(2)

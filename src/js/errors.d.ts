@@ -12,6 +12,9 @@
  * - `invalid_resume`: `runWithAnswer` got an answer that does not fit the halted run;
  * - `invalid_options`, `invalid_argument`, `invalid_tool`, `invalid_config`, `invalid_request`:
  *   a maker, method or config was given something it cannot use (the message names it);
+ * - `invalid_part`, `unsupported_part`: a content part is not well-formed (both or neither of
+ *   `data` and `url`, bad base64, an unknown extension, over `maxPartBytes`, not an `http(s):`
+ *   URL), or the provider has no block for it (audio on Anthropic, a file URL on OpenAI);
  * - `unsupported`: the runtime or this build cannot do it (no `fetch`, no IndexedDB, a `full`
  *   feature asked of `toolnexus-wasm/core`);
  * - `store`, `quota_exceeded`: a conversation store could not read or write;
@@ -31,6 +34,8 @@ export type ErrorCode =
   | "invalid_tool"
   | "invalid_config"
   | "invalid_request"
+  | "invalid_part"
+  | "unsupported_part"
   | "unsupported"
   | "store"
   | "quota_exceeded"

@@ -2,9 +2,9 @@
 // refused, a store that cannot write) is a `ToolnexusError`: `code` says what kind (the
 // `ErrorCode` union in index.d.ts, the table in README.md), `status` is the HTTP status of an
 // `http_status` failure, `retryable` whether trying the same call later may succeed. The wasm
-// module makes its errors with this class once an entry has handed it over (register.js), and
-// the plain-JavaScript parts (stores, httpTool, createInProcessClient) make theirs here.
-// Plain JavaScript, minified into pkg/errors.js, with pkg/errors.cjs its CommonJS twin.
+// module makes its errors with this class once the facade has handed it over (src/ts/core/index.ts),
+// and the plain-JavaScript parts (stores, httpTool, createInProcessClient) make theirs here.
+// Plain JavaScript, bundled into every entry (scripts/bundle-entry.mjs).
 
 /** Marks a `ToolnexusError` so one made by another copy of the package is still recognised. */
 const BRAND = Symbol.for("toolnexus.error")

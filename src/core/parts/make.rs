@@ -8,8 +8,7 @@
 //! assert_eq!(p.data.as_deref(), Some("iVBORw=="));
 //! ```
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine as _;
+use base64ct::{Base64, Encoding as _};
 
 use super::{decoded_len, invalid, media_type, ContentPart, PartError};
 
@@ -45,7 +44,7 @@ pub fn from_named_bytes(
     Ok(part(
         kind,
         mime,
-        Some(STANDARD.encode(bytes)),
+        Some(Base64::encode_string(bytes)),
         None,
         options.name.or(file_name).map(str::to_owned),
     ))
@@ -127,8 +126,11 @@ pub(crate) fn check_base64(kind: &str, data: &str) -> Result<(), PartError> {
 /// Refuses a URL that is not `http:` or `https:` (`file:`, `javascript:`, a path).
 pub(crate) fn check_url(kind: &str, url: &str) -> Result<(), PartError> {
     let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    let slashes = url
+        .split_once(':')
+        .is_some_and(|(_, rest)| rest.starts_with("//"));
     match scheme.as_deref() {
-        Some("https" | "http") if url.contains("://") => Ok(()),
+        Some("https" | "http") if slashes => Ok(()),
         _ => Err(invalid(format!(
             "a {kind} part's url must be an http: or https: URL, got {}",
             scheme.map_or_else(|| "no scheme".to_owned(), |s| format!("a {s}: URL"))

@@ -7,3 +7,5 @@ import type { WasmSource } from "./types.js"
 export declare const instantiated: boolean
 /** Instantiates the module from `source` (web.js's loader); elsewhere it resolves at once. */
 export declare function instantiate(source?: WasmSource): Promise<unknown>
+/** Reads a file's bytes (the Node and Deno loaders); absent in a page. */
+export declare const readBytes: ((path: string) => Uint8Array) | undefined

@@ -45,6 +45,7 @@ export { ToolnexusError, isToolnexusError } from "../../js/errors.js"
  * compacts a transcript over budget, and {@link agents.estimateTokens}, its default estimator.
  */
 export * as agents from "../../js/agents.js"
+export { audio, file, image, part, text } from "./parts.js"
 
 // Every client's default store, and the class of every error the module throws.
 whenInstantiated(() => {

@@ -47,6 +47,25 @@ export interface Answer {
   reason?: "declined" | "cancelled" | "expired" | (string & {})
 }
 
+/**
+ * One piece of content (SPEC §1B): text, or an image, file or audio as bytes (`data`,
+ * standard base64) or a URL. The same flat record in every port; `mimeType` is its wire key.
+ */
+export interface ContentPart {
+  /** What the part holds. */
+  type: "text" | "image" | "file" | "audio"
+  /** A text part's text. */
+  text?: string
+  /** The MIME type of an image, file or audio part (`image/png`, `application/pdf`, …). */
+  mimeType?: string
+  /** The bytes, standard base64 (padded, no line breaks); exactly one of `data` and `url`. */
+  data?: string
+  /** Where the bytes are (`https:`), sent to the provider as a URL; never fetched here. */
+  url?: string
+  /** A file name, for providers that show one (a PDF's). */
+  name?: string
+}
+
 /** One tool call of a run, with its outcome. */
 export interface ToolCallRecord {
   /** The tool's name. */

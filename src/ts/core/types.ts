@@ -30,6 +30,23 @@ export type ClassOf<T> = abstract new (...args: never[]) => T
  */
 export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module
 
+/**
+ * What {@link image}, {@link file} and {@link audio} read at once: bytes, a `data:` URL, an
+ * `https:` URL (kept as a URL), or in Node and Deno a path. A `Blob` or `File` is read too, as a
+ * promise.
+ */
+export type PartSource = Uint8Array | ArrayBuffer | ArrayBufferView | string
+
+/** Options of {@link image}, {@link file} and {@link audio}. */
+export interface PartOptions {
+  /** The MIME type; else the source's (a Blob's `type`, a `data:` URL's), else its extension's. */
+  mimeType?: string
+  /** The part's file name; else the `File`'s or the path's. */
+  name?: string
+  /** The largest part accepted, in decoded bytes; a larger one throws `invalid_part`. */
+  maxPartBytes?: number
+}
+
 /** A JSON Schema object describing a tool's arguments. */
 export interface JSONSchema {
   type?: "object"
