@@ -16,9 +16,8 @@ use crate::core::host::{
     Clock, HostText, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
 };
 use crate::core::message::Message;
-use crate::core::metrics::MetricEvent;
 use crate::core::wire::sse::SseDecoder;
-use crate::core::wire::{body_value, BodyTemplate, Dialect, Reply, ToolList, WireError};
+use crate::core::wire::{body_value, BodyTemplate, Dialect, Reply, ToolList, Usage, WireError};
 
 /// Statuses the default policy retries.
 const RETRYABLE: [u16; 5] = [429, 500, 502, 503, 504];
@@ -147,13 +146,9 @@ impl Llm {
             let outcome = llm.with_retries(request, &ctx).await;
             in_flight.settled = true;
             let usage = outcome.as_ref().map(|c| c.reply.usage).unwrap_or_default();
-            llm.telemetry.emit(MetricEvent::Llm {
-                model: llm.config.model.clone(),
-                status: if outcome.is_ok() { "ok" } else { "error" }.to_owned(),
-                ms: llm.clock.now_ms() - start,
-                prompt_tokens: usage.prompt_tokens,
-                completion_tokens: usage.completion_tokens,
-            });
+            let ms = llm.clock.now_ms() - start;
+            llm.telemetry
+                .llm(&llm.config.model, outcome.is_ok(), ms, usage);
             outcome
         })
     }
@@ -414,13 +409,10 @@ struct InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         if !self.settled {
-            self.llm.telemetry.emit(MetricEvent::Llm {
-                model: self.llm.config.model.clone(),
-                status: "error".to_owned(),
-                ms: self.llm.clock.now_ms() - self.start,
-                prompt_tokens: 0,
-                completion_tokens: 0,
-            });
+            let ms = self.llm.clock.now_ms() - self.start;
+            let llm = &self.llm;
+            llm.telemetry
+                .llm(&llm.config.model, false, ms, Usage::default());
         }
     }
 }

@@ -18,7 +18,6 @@ use super::tools::{Outcome, ToolEnv};
 use super::turn::run_turn;
 use crate::core::host::{Clock, HostText, Http, LocalBoxFuture, Signal};
 use crate::core::message::{self, Message};
-use crate::core::metrics::MetricEvent;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
 use crate::core::wire::{Dialect, ToolList, Usage};
@@ -145,14 +144,14 @@ impl Client {
             Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens),
             Err(_) => (turns, tool_calls, total_tokens),
         };
-        self.telemetry.emit(MetricEvent::Run {
-            model: self.config.model.clone(),
+        self.telemetry.run(
+            &self.config.model,
             turns,
             tool_calls,
             total_tokens,
-            ms: self.clock.now_ms() - start,
-            error: outcome.as_ref().err().map(ToString::to_string),
-        });
+            self.clock.now_ms() - start,
+            outcome.as_ref().err(),
+        );
         outcome
     }
 

@@ -8,7 +8,6 @@ use super::hooks::{CallInfo, Hooks, ToolOverride, WaitFor};
 use super::suspend;
 use super::telemetry::{RunEvents, Telemetry};
 use crate::core::host::{Clock, Signal};
-use crate::core::metrics::MetricEvent;
 use crate::core::tool::Context;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::{pending_of, Request, ToolResult};
@@ -35,18 +34,12 @@ pub struct ToolEnv {
 impl ToolEnv {
     /// Emits the `tool` metric event; a suspension is `isError: false, pending: true`.
     pub fn tool_metric(&self, name: &str, result: &ToolResult, start_ms: f64) {
-        let source = self
-            .toolkit
-            .get(name)
-            .map_or_else(|| "custom".to_owned(), |t| t.spec().source.clone());
+        let tool = self.toolkit.get(name);
+        let source = tool.as_ref().map_or("custom", |t| t.spec().source.as_str());
         let pending = pending_of(result).is_some();
-        self.telemetry.emit(MetricEvent::Tool {
-            tool: name.to_owned(),
-            source,
-            is_error: result.is_error && !pending,
-            pending,
-            ms: self.clock.now_ms() - start_ms,
-        });
+        let ms = self.clock.now_ms() - start_ms;
+        self.telemetry
+            .tool(name, source, result.is_error && !pending, pending, ms);
     }
 }
 
