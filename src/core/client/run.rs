@@ -256,7 +256,7 @@ impl Client {
             turns: 0,
             usage: Usage::default(),
         };
-        let env = Rc::new(ToolEnv {
+        let env = ToolEnv {
             toolkit,
             hooks: self.hooks.clone(),
             wait_for: self.wait_for.clone(),
@@ -264,7 +264,7 @@ impl Client {
             signal: signal.clone(),
             telemetry: self.telemetry.clone(),
             events: events.clone(),
-        });
+        };
         let llm = Llm {
             config: self.config.clone(),
             dialect: self.dialect.clone(),
@@ -366,7 +366,7 @@ impl Client {
                     });
                 }
             }
-            let outcomes = run_turn(env.clone(), reply.tool_calls, turn).await;
+            let outcomes = run_turn(&env, reply.tool_calls, turn).await;
             check_signal(&signal)?;
             let halted = self.record_turn(&mut progress, outcomes, &events)?;
             *counts.borrow_mut() = (

@@ -7,6 +7,7 @@ use super::error::RunError;
 use super::hooks::{CallInfo, Hooks, ToolOverride, WaitFor};
 use super::suspend;
 use super::telemetry::{RunEvents, Telemetry};
+use super::turn::Settled;
 use crate::core::host::{Clock, Signal};
 use crate::core::tool::Context;
 use crate::core::toolkit::Toolkit;
@@ -64,14 +65,24 @@ pub enum Outcome {
     },
 }
 
-/// Runs one call through the hooks, the toolkit and the suspension rule.
-pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Outcome, RunError> {
+/// Runs one call through the hooks, the toolkit and the suspension rule; gives back its id
+/// and name with its outcome.
+pub async fn run_call(env: &ToolEnv, call: ToolCall, turn: u32) -> Settled {
     let info = CallInfo {
         name: call.name,
         id: call.id,
         turn,
     };
-    let args = match call.args {
+    let outcome = call_outcome(env, &info, call.args).await?;
+    Ok((info.id, info.name, outcome))
+}
+
+async fn call_outcome(
+    env: &ToolEnv,
+    info: &CallInfo,
+    args: Result<Value, String>,
+) -> Result<Outcome, RunError> {
+    let args = match args {
         Ok(args) => args,
         Err(why) => {
             let message = format!("Invalid arguments for tool \"{}\": {why}", info.name);
@@ -87,7 +98,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
     };
     let start = env.clock.now_ms();
     let before = if env.hooks.has_before_tool() {
-        env.hooks.before_tool(&info, &args).await.map_err(hook)?
+        env.hooks.before_tool(info, &args).await.map_err(hook)?
     } else {
         ToolOverride::default()
     };
@@ -108,7 +119,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
         return Box::pin(suspend::resolve(env, info, args, request)).await;
     }
     let result = if ran {
-        after_tool(&env, &info, &args, result).await?
+        after_tool(env, info, &args, result).await?
     } else {
         result
     };
