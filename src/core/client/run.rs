@@ -408,12 +408,13 @@ impl Client {
         events: &Option<Rc<dyn RunEvents>>,
         known: &[String],
     ) -> Result<Option<Request>, RunError> {
-        let mut results = Vec::new();
+        let mut results = Vec::with_capacity(outcomes.len());
+        let recorded_from = progress.tool_calls.len();
         let mut halted = None;
         for outcome in outcomes {
             let (id, name, outcome) = outcome?;
             // Taken apart, not cloned: the arguments go to the record, the result to the
-            // transcript.
+            // transcript and then to the record.
             let (args, result, request) = match outcome {
                 Outcome::Done { args, result } => (args, result, None),
                 Outcome::Halted { .. } if halted.is_some() => continue,
@@ -423,34 +424,38 @@ impl Client {
                     placeholder,
                 } => (args, placeholder, Some(request)),
             };
-            let reported = known.contains(&id);
-            if !reported {
+            if !known.contains(&id) {
+                if let (Some(events), None) = (events, &request) {
+                    events.emit(StreamEvent::ToolResult {
+                        id: id.clone(),
+                        name: name.clone(),
+                        output: result.output.clone(),
+                        is_error: result.is_error,
+                    });
+                }
                 progress.tool_calls.push(ToolCallRecord {
-                    name: name.clone(),
-                    args,
-                    output: result.output.clone(),
-                    is_error: result.is_error,
-                    metadata: result.metadata.clone(),
-                });
-            }
-            if let Some(request) = request {
-                results.push((id, result));
-                halted = Some(request);
-                continue;
-            }
-            if let (Some(events), false) = (events, reported) {
-                events.emit(StreamEvent::ToolResult {
-                    id: id.clone(),
                     name,
-                    output: result.output.clone(),
+                    args,
+                    output: String::new(),
                     is_error: result.is_error,
+                    metadata: None,
                 });
+            }
+            if request.is_some() {
+                halted = request;
             }
             results.push((id, result));
         }
-        progress
-            .messages
-            .extend(self.dialect.tool_results(&results));
+        self.dialect
+            .append_tool_results(&results, &mut progress.messages);
+        // The records just pushed are the results' not reported before, in order: each takes
+        // its output and metadata now that the transcript has them.
+        let recorded = results.into_iter().filter(|(id, _)| !known.contains(id));
+        let records = progress.tool_calls.iter_mut().skip(recorded_from);
+        for (record, (_, result)) in records.zip(recorded) {
+            record.output = result.output;
+            record.metadata = result.metadata;
+        }
         Ok(halted)
     }
 

@@ -121,11 +121,9 @@ impl Dialect for OpenAi {
             .collect()
     }
 
-    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message> {
-        results
-            .iter()
-            .map(|(id, result)| Message::tool_result(id, &result.output))
-            .collect()
+    fn append_tool_results(&self, results: &[(String, ToolResult)], transcript: &mut Vec<Message>) {
+        let entries = results.iter();
+        transcript.extend(entries.map(|(id, result)| Message::tool_result(id, &result.output)));
     }
 }
 
