@@ -4,6 +4,8 @@
 
 use crate::core::json::value::Value;
 use futures_util::future::{select, Either};
+use std::cell::Cell;
+use std::pin::pin;
 use std::rc::Rc;
 
 use super::call::{CallContext, Llm};
@@ -132,14 +134,18 @@ impl Client {
         let start = self.clock.now_ms();
         let deadline = self.config.timeout_ms.map(|ms| start + ms);
         let signal = input.signal.clone();
-        let progress = Rc::new(std::cell::RefCell::new((0u32, 0usize, 0u64)));
-        let looped = Box::pin(self.run_loop(input, deadline, progress.clone()));
-        let stop = Box::pin(self.stop_when(signal, deadline));
-        let outcome = match select(looped, stop).await {
-            Either::Left((outcome, _)) => outcome,
-            Either::Right((error, _)) => Err(error),
+        let progress = Cell::new((0u32, 0usize, 0u64));
+        // Pinned in place, and dropped (the loop's model call in flight with it) before the
+        // `run` event.
+        let outcome = {
+            let looped = pin!(self.run_loop(input, deadline, &progress));
+            let stop = pin!(self.stop_when(signal, deadline));
+            match select(looped, stop).await {
+                Either::Left((outcome, _)) => outcome,
+                Either::Right((error, _)) => Err(error),
+            }
         };
-        let (turns, tool_calls, total_tokens) = *progress.borrow();
+        let (turns, tool_calls, total_tokens) = progress.get();
         let (turns, tool_calls, total_tokens) = match &outcome {
             Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens),
             Err(_) => (turns, tool_calls, total_tokens),
@@ -190,7 +196,7 @@ impl Client {
                 }
             }
         };
-        match select(Box::pin(fired), Box::pin(timed_out)).await {
+        match select(pin!(fired), pin!(timed_out)).await {
             Either::Left((reason, _)) => RunError::Aborted(reason),
             Either::Right((reason, _)) => {
                 if let Some(signal) = &signal {
@@ -205,7 +211,7 @@ impl Client {
         &self,
         input: RunInput,
         deadline: Option<f64>,
-        counts: Rc<std::cell::RefCell<(u32, usize, u64)>>,
+        counts: &Cell<(u32, usize, u64)>,
     ) -> Result<RunResult, RunError> {
         let RunInput {
             toolkit,
@@ -304,7 +310,8 @@ impl Client {
         for turn in 0..self.config.max_turns {
             check_signal(&signal)?;
             progress.turns += 1;
-            counts.borrow_mut().0 = progress.turns;
+            let (_, tool_calls, total_tokens) = counts.get();
+            counts.set((progress.turns, tool_calls, total_tokens));
             if self.hooks.has_before_llm() {
                 let over = self
                     .hooks
@@ -333,11 +340,11 @@ impl Client {
                 .call(&progress.prefix, &progress.messages, &tools, &system, ctx)?
                 .await?;
             progress.usage.add(&completion.reply.usage);
-            *counts.borrow_mut() = (
+            counts.set((
                 progress.turns,
                 progress.tool_calls.len(),
                 progress.usage.total_tokens,
-            );
+            ));
             if let Some(raw) = &completion.raw {
                 self.hooks
                     .after_llm(raw, &self.config.model, turn)
@@ -369,11 +376,11 @@ impl Client {
             let outcomes = run_turn(&env, reply.tool_calls, turn).await;
             check_signal(&signal)?;
             let halted = self.record_turn(&mut progress, outcomes, &events)?;
-            *counts.borrow_mut() = (
+            counts.set((
                 progress.turns,
                 progress.tool_calls.len(),
                 progress.usage.total_tokens,
-            );
+            ));
             if let Some(request) = halted {
                 let text = request.prompt.clone();
                 return Ok(self.finish(progress, text, Status::Pending, Some(request), &events));
