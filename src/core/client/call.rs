@@ -5,6 +5,7 @@
 
 use crate::core::json::value::{Map, Value};
 use futures_util::future::{select, Either};
+use std::future::Future;
 use std::rc::Rc;
 
 use super::config::ClientConfig;
@@ -13,7 +14,7 @@ use super::hooks::{ErrorInfo, Hooks};
 use super::request_cache::RequestCache;
 use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use crate::core::host::{
-    Clock, HostText, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
+    Clock, HostText, Http, HttpError, HttpRequest, HttpResponse, Signal, StreamResponse,
 };
 use crate::core::message::Message;
 use crate::core::wire::sse::SseDecoder;
@@ -87,8 +88,9 @@ pub fn retry_after_ms(raw: &str) -> Option<f64> {
 }
 
 impl Llm {
-    /// Builds the request now and returns the future that sends it. `prefix` is the JSON text
-    /// of messages that come before `messages` (the items of an array, without brackets).
+    /// Builds the request now and returns the future that sends it (unboxed: the caller
+    /// awaits it in place). `prefix` is the JSON text of messages that come before `messages`
+    /// (the items of an array, without brackets).
     pub fn call(
         &self,
         prefix: &str,
@@ -96,7 +98,7 @@ impl Llm {
         tools: &Rc<ToolList>,
         system: &str,
         ctx: CallContext,
-    ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
+    ) -> Result<impl Future<Output = Result<Completion, RunError>> + 'static, RunError> {
         let body = self.body_text(prefix, messages, tools, system, ctx.events.is_some())?;
         Ok(self.send(body, ctx))
     }
@@ -110,7 +112,7 @@ impl Llm {
         messages: &[Message],
         tools: &ToolList,
         ctx: CallContext,
-    ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
+    ) -> Result<impl Future<Output = Result<Completion, RunError>> + 'static, RunError> {
         let body = self.with_params(body);
         let text = if self.hooks.has_body_transform() {
             self.transformed(body, "", messages, tools)?
@@ -125,7 +127,7 @@ impl Llm {
         &self,
         body: String,
         ctx: CallContext,
-    ) -> LocalBoxFuture<'static, Result<Completion, RunError>> {
+    ) -> impl Future<Output = Result<Completion, RunError>> + 'static {
         let (url, headers) = self.requests.envelope(&self.config, self.dialect.as_ref());
         let request = HttpRequest {
             method: "POST".into(),
@@ -136,7 +138,7 @@ impl Llm {
             signal: ctx.signal.clone(),
         };
         let llm = self.clone();
-        Box::pin(async move {
+        async move {
             let start = llm.clock.now_ms();
             let mut in_flight = InFlight {
                 llm: llm.clone(),
@@ -150,7 +152,7 @@ impl Llm {
             llm.telemetry
                 .llm(&llm.config.model, outcome.is_ok(), ms, usage);
             outcome
-        })
+        }
     }
 
     async fn with_retries(
@@ -165,9 +167,9 @@ impl Llm {
         let mut attempt = 0;
         loop {
             let sent = if ctx.events.is_some() {
-                self.http.open(&request).await
+                self.http.open(&request).await.map(Received::Stream)
             } else {
-                self.http.send(&request).await.map(StreamResponse::whole)
+                self.http.send(&request).await.map(Received::Whole)
             };
             let (failure, wait) = match sent {
                 Err(HttpError::Aborted(reason)) => return Err(RunError::Aborted(reason)),
@@ -187,12 +189,12 @@ impl Llm {
                     };
                     (failure, self.decide(&info).then(|| self.backoff(attempt)))
                 }
-                Ok(response) if (200..300).contains(&response.status) => {
+                Ok(response) if (200..300).contains(&response.status()) => {
                     return self.read(response, &request.url, ctx).await;
                 }
                 Ok(response) => {
-                    let status = response.status;
-                    let retry_after = response.retry_after.as_deref().and_then(retry_after_ms);
+                    let status = response.status();
+                    let retry_after = response.retry_after().and_then(retry_after_ms);
                     let body = truncate(&redact(&response.text(64 * 1024).await, &secrets()), 2000);
                     let failure = RunError::Status {
                         status,
@@ -253,7 +255,7 @@ impl Llm {
 
     async fn read(
         &self,
-        response: StreamResponse,
+        response: Received,
         url: &str,
         ctx: &CallContext,
     ) -> Result<Completion, RunError> {
@@ -278,7 +280,7 @@ impl Llm {
             return Ok(Completion { reply, raw });
         };
         let reply = self
-            .read_stream(response, events, &ctx.signal, url)
+            .read_stream(response.into_stream(), events, &ctx.signal, url)
             .await?
             .map_err(bad)?;
         let raw = self
@@ -395,6 +397,44 @@ impl Llm {
             body.insert(key.clone(), value.clone());
         }
         body
+    }
+}
+
+/// A response as the transport gave it: whole (a plain call's, read without a stream around
+/// it), or still arriving (a streamed call's).
+enum Received {
+    Whole(HttpResponse),
+    Stream(StreamResponse),
+}
+
+impl Received {
+    fn status(&self) -> u16 {
+        match self {
+            Received::Whole(r) => r.status,
+            Received::Stream(r) => r.status,
+        }
+    }
+
+    fn retry_after(&self) -> Option<&str> {
+        match self {
+            Received::Whole(r) => r.retry_after.as_deref(),
+            Received::Stream(r) => r.retry_after.as_deref(),
+        }
+    }
+
+    /// The body as text, as [`StreamResponse::text`] reads it.
+    async fn text(self, limit: usize) -> String {
+        match self {
+            Received::Whole(r) => r.body,
+            Received::Stream(r) => r.text(limit).await,
+        }
+    }
+
+    fn into_stream(self) -> StreamResponse {
+        match self {
+            Received::Whole(r) => StreamResponse::whole(r),
+            Received::Stream(r) => r,
+        }
     }
 }
 
