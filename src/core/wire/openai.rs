@@ -204,9 +204,9 @@ pub(super) fn call_id(v: Option<&Value>, index: usize) -> String {
 
 /// The id of a call given as a string (or not at all): itself, or `call_<index>` when it is
 /// missing or empty, as [`call_id`] reads it.
-pub(super) fn tool_call_id(id: Option<&str>, index: usize) -> String {
+pub(super) fn tool_call_id(id: Option<String>, index: usize) -> String {
     match id {
-        Some(s) if !s.is_empty() => s.to_owned(),
+        Some(s) if !s.is_empty() => s,
         _ => format!("call_{index}"),
     }
 }
