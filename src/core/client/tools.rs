@@ -77,6 +77,7 @@ pub async fn run_call(env: &ToolEnv, call: ToolCall, turn: u32) -> Settled {
     Ok((info.id, info.name, outcome))
 }
 
+/// [`run_call`]'s outcome, the call's id and name borrowed (they go back to the turn).
 async fn call_outcome(
     env: &ToolEnv,
     info: &CallInfo,
