@@ -108,7 +108,7 @@ fn run_result() -> impl Strategy<Value = RunResult> {
                     tool_call_count: count,
                     turns,
                     usage,
-                    model,
+                    model: model.into(),
                     status,
                     pending,
                     limit,

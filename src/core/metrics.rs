@@ -115,40 +115,54 @@ impl Registry {
                 ms,
                 prompt_tokens,
                 completion_tokens,
-            } => {
-                let series = self.llm.get_or_default(model);
-                if *status == "ok" {
-                    series.ok += 1;
-                    let tokens = self.tokens.get_or_insert([0, 0]);
-                    tokens[0] += prompt_tokens;
-                    tokens[1] += completion_tokens;
-                } else {
-                    series.error += 1;
-                }
-                series.duration.observe(ms / 1000.0);
-            }
+            } => self.llm(
+                model,
+                status == "ok",
+                *ms,
+                [*prompt_tokens, *completion_tokens],
+            ),
             MetricEvent::Tool {
                 tool,
                 source,
                 is_error,
                 pending,
                 ms,
-            } => {
-                let series = self.tools.get_or_default(tool);
-                let same = |c: &&mut (String, bool, bool, u64)| {
-                    c.0 == *source && c.1 == *is_error && c.2 == *pending
-                };
-                match series.calls.iter_mut().find(same) {
-                    Some(calls) => calls.3 += 1,
-                    None => series.calls.push((source.clone(), *is_error, *pending, 1)),
-                }
-                series.duration.observe(ms / 1000.0);
-            }
-            MetricEvent::Run { model, error, .. } => {
-                if error.is_some() {
-                    *self.run_errors.get_or_default(model) += 1;
-                }
-            }
+            } => self.tool(tool, source, *is_error, *pending, *ms),
+            MetricEvent::Run { model, error, .. } => self.run(model, error.is_some()),
+        }
+    }
+
+    /// Records an `llm` event given by its fields (`ok`: its status is `"ok"`; `tokens`:
+    /// prompt and completion tokens).
+    pub fn llm(&mut self, model: &str, ok: bool, ms: f64, [prompt, completion]: [u64; 2]) {
+        let series = self.llm.get_or_default(model);
+        if ok {
+            series.ok += 1;
+            let tokens = self.tokens.get_or_insert([0, 0]);
+            tokens[0] += prompt;
+            tokens[1] += completion;
+        } else {
+            series.error += 1;
+        }
+        series.duration.observe(ms / 1000.0);
+    }
+
+    /// Records a `tool` event given by its fields.
+    pub fn tool(&mut self, tool: &str, source: &str, is_error: bool, pending: bool, ms: f64) {
+        let series = self.tools.get_or_default(tool);
+        let same =
+            |c: &&mut (String, bool, bool, u64)| c.0 == source && c.1 == is_error && c.2 == pending;
+        match series.calls.iter_mut().find(same) {
+            Some(calls) => calls.3 += 1,
+            None => series.calls.push((source.to_owned(), is_error, pending, 1)),
+        }
+        series.duration.observe(ms / 1000.0);
+    }
+
+    /// Records a `run` event given by its model and whether it has an `error`.
+    pub fn run(&mut self, model: &str, failed: bool) {
+        if failed {
+            *self.run_errors.get_or_default(model) += 1;
         }
     }
 

@@ -5,6 +5,7 @@
 
 use crate::core::json::value::{Map, Value};
 use futures_util::future::{select, Either};
+use std::future::Future;
 use std::rc::Rc;
 
 use super::config::ClientConfig;
@@ -13,12 +14,11 @@ use super::hooks::{ErrorInfo, Hooks};
 use super::request_cache::RequestCache;
 use super::telemetry::{RunEvents, StreamEvent, Telemetry};
 use crate::core::host::{
-    Clock, HostText, Http, HttpError, HttpRequest, LocalBoxFuture, Signal, StreamResponse,
+    Clock, HostText, Http, HttpError, HttpRequest, HttpResponse, Signal, StreamResponse,
 };
 use crate::core::message::Message;
-use crate::core::metrics::MetricEvent;
 use crate::core::wire::sse::SseDecoder;
-use crate::core::wire::{body_value, BodyTemplate, Dialect, Reply, ToolList, WireError};
+use crate::core::wire::{body_value, BodyTemplate, Dialect, Reply, ToolList, Usage, WireError};
 
 /// Statuses the default policy retries.
 const RETRYABLE: [u16; 5] = [429, 500, 502, 503, 504];
@@ -88,8 +88,9 @@ pub fn retry_after_ms(raw: &str) -> Option<f64> {
 }
 
 impl Llm {
-    /// Builds the request now and returns the future that sends it. `prefix` is the JSON text
-    /// of messages that come before `messages` (the items of an array, without brackets).
+    /// Builds the request now and returns the future that sends it (unboxed: the caller
+    /// awaits it in place). `prefix` is the JSON text of messages that come before `messages`
+    /// (the items of an array, without brackets).
     pub fn call(
         &self,
         prefix: &str,
@@ -97,7 +98,7 @@ impl Llm {
         tools: &Rc<ToolList>,
         system: &str,
         ctx: CallContext,
-    ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
+    ) -> Result<impl Future<Output = Result<Completion, RunError>> + 'static, RunError> {
         let body = self.body_text(prefix, messages, tools, system, ctx.events.is_some())?;
         Ok(self.send(body, ctx))
     }
@@ -111,7 +112,7 @@ impl Llm {
         messages: &[Message],
         tools: &ToolList,
         ctx: CallContext,
-    ) -> Result<LocalBoxFuture<'static, Result<Completion, RunError>>, RunError> {
+    ) -> Result<impl Future<Output = Result<Completion, RunError>> + 'static, RunError> {
         let body = self.with_params(body);
         let text = if self.hooks.has_body_transform() {
             self.transformed(body, "", messages, tools)?
@@ -126,7 +127,7 @@ impl Llm {
         &self,
         body: String,
         ctx: CallContext,
-    ) -> LocalBoxFuture<'static, Result<Completion, RunError>> {
+    ) -> impl Future<Output = Result<Completion, RunError>> + 'static {
         let (url, headers) = self.requests.envelope(&self.config, self.dialect.as_ref());
         let request = HttpRequest {
             method: "POST".into(),
@@ -137,7 +138,7 @@ impl Llm {
             signal: ctx.signal.clone(),
         };
         let llm = self.clone();
-        Box::pin(async move {
+        async move {
             let start = llm.clock.now_ms();
             let mut in_flight = InFlight {
                 llm: llm.clone(),
@@ -147,15 +148,11 @@ impl Llm {
             let outcome = llm.with_retries(request, &ctx).await;
             in_flight.settled = true;
             let usage = outcome.as_ref().map(|c| c.reply.usage).unwrap_or_default();
-            llm.telemetry.emit(MetricEvent::Llm {
-                model: llm.config.model.clone(),
-                status: if outcome.is_ok() { "ok" } else { "error" }.to_owned(),
-                ms: llm.clock.now_ms() - start,
-                prompt_tokens: usage.prompt_tokens,
-                completion_tokens: usage.completion_tokens,
-            });
+            let ms = llm.clock.now_ms() - start;
+            llm.telemetry
+                .llm(&llm.config.model, outcome.is_ok(), ms, usage);
             outcome
-        })
+        }
     }
 
     async fn with_retries(
@@ -170,9 +167,9 @@ impl Llm {
         let mut attempt = 0;
         loop {
             let sent = if ctx.events.is_some() {
-                self.http.open(&request).await
+                self.http.open(&request).await.map(Received::Stream)
             } else {
-                self.http.send(&request).await.map(StreamResponse::whole)
+                self.http.send(&request).await.map(Received::Whole)
             };
             let (failure, wait) = match sent {
                 Err(HttpError::Aborted(reason)) => return Err(RunError::Aborted(reason)),
@@ -192,12 +189,12 @@ impl Llm {
                     };
                     (failure, self.decide(&info).then(|| self.backoff(attempt)))
                 }
-                Ok(response) if (200..300).contains(&response.status) => {
+                Ok(response) if (200..300).contains(&response.status()) => {
                     return self.read(response, &request.url, ctx).await;
                 }
                 Ok(response) => {
-                    let status = response.status;
-                    let retry_after = response.retry_after.as_deref().and_then(retry_after_ms);
+                    let status = response.status();
+                    let retry_after = response.retry_after().and_then(retry_after_ms);
                     let body = truncate(&redact(&response.text(64 * 1024).await, &secrets()), 2000);
                     let failure = RunError::Status {
                         status,
@@ -258,7 +255,7 @@ impl Llm {
 
     async fn read(
         &self,
-        response: StreamResponse,
+        response: Received,
         url: &str,
         ctx: &CallContext,
     ) -> Result<Completion, RunError> {
@@ -283,7 +280,7 @@ impl Llm {
             return Ok(Completion { reply, raw });
         };
         let reply = self
-            .read_stream(response, events, &ctx.signal, url)
+            .read_stream(response.into_stream(), events, &ctx.signal, url)
             .await?
             .map_err(bad)?;
         let raw = self
@@ -403,6 +400,44 @@ impl Llm {
     }
 }
 
+/// A response as the transport gave it: whole (a plain call's, read without a stream around
+/// it), or still arriving (a streamed call's).
+enum Received {
+    Whole(HttpResponse),
+    Stream(StreamResponse),
+}
+
+impl Received {
+    fn status(&self) -> u16 {
+        match self {
+            Received::Whole(r) => r.status,
+            Received::Stream(r) => r.status,
+        }
+    }
+
+    fn retry_after(&self) -> Option<&str> {
+        match self {
+            Received::Whole(r) => r.retry_after.as_deref(),
+            Received::Stream(r) => r.retry_after.as_deref(),
+        }
+    }
+
+    /// The body as text, as [`StreamResponse::text`] reads it.
+    async fn text(self, limit: usize) -> String {
+        match self {
+            Received::Whole(r) => r.body,
+            Received::Stream(r) => r.text(limit).await,
+        }
+    }
+
+    fn into_stream(self) -> StreamResponse {
+        match self {
+            Received::Whole(r) => StreamResponse::whole(r),
+            Received::Stream(r) => r,
+        }
+    }
+}
+
 /// Emits the `llm` error event of a call that is dropped before it settles (the run was
 /// aborted or passed its deadline while the call was in flight).
 struct InFlight {
@@ -414,13 +449,10 @@ struct InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         if !self.settled {
-            self.llm.telemetry.emit(MetricEvent::Llm {
-                model: self.llm.config.model.clone(),
-                status: "error".to_owned(),
-                ms: self.llm.clock.now_ms() - self.start,
-                prompt_tokens: 0,
-                completion_tokens: 0,
-            });
+            let ms = self.llm.clock.now_ms() - self.start;
+            let llm = &self.llm;
+            llm.telemetry
+                .llm(&llm.config.model, false, ms, Usage::default());
         }
     }
 }

@@ -47,8 +47,8 @@ pub struct ClientConfig {
     pub style: Style,
     /// The endpoint's base URL.
     pub base_url: String,
-    /// Sent verbatim as `model`.
-    pub model: String,
+    /// Sent verbatim as `model`; shared with every run's result.
+    pub model: Rc<str>,
     /// The API key; `None` for local and proxy endpoints.
     pub api_key: Option<String>,
     /// Extra headers, sent after the client's own (they win on the same name).
@@ -75,7 +75,7 @@ impl ClientConfig {
     /// let c = ClientConfig::new(Style::OpenAi, "http://127.0.0.1:1/v1", "m");
     /// assert_eq!(c.max_turns, 10);
     /// ```
-    pub fn new(style: Style, base_url: impl Into<String>, model: impl Into<String>) -> Self {
+    pub fn new(style: Style, base_url: impl Into<String>, model: impl Into<Rc<str>>) -> Self {
         ClientConfig {
             style,
             base_url: base_url.into(),

@@ -6,7 +6,6 @@
 use crate::core::json::value::Value;
 
 use crate::core::message::Message;
-use std::rc::Rc;
 
 use super::error::RunError;
 use super::hooks::CallInfo;
@@ -49,7 +48,7 @@ impl Client {
     /// next halt, if one of them suspends with no `waitFor`.
     pub(super) async fn resume_turn(
         &self,
-        env: &Rc<ToolEnv>,
+        env: &ToolEnv,
         progress: &mut Progress,
         history: Vec<Message>,
         resume: Resume,
@@ -136,12 +135,11 @@ impl Client {
                 id: call.id.clone(),
                 turn: 0,
             };
-            let outcome =
-                with_answer(env.clone(), info, args_of(&call), pending, Ok(answer)).await?;
+            let outcome = with_answer(env, &info, args_of(&call), pending, Ok(answer)).await?;
             settled.push(Ok((call.id.clone(), call.name.clone(), outcome)));
             rest.into_iter().filter(|c| c.id != halted_id).collect()
         };
-        settled.extend(run_turn(env.clone(), remaining, 0).await);
+        settled.extend(run_turn(env, remaining, 0).await);
         let ordered = in_call_order(&calls, settled);
         progress.messages = history.into_iter().take(at + 1).collect();
         self.record_turn_except(progress, ordered, &env.events, &known)

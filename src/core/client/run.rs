@@ -4,6 +4,8 @@
 
 use crate::core::json::value::Value;
 use futures_util::future::{select, Either};
+use std::cell::Cell;
+use std::pin::pin;
 use std::rc::Rc;
 
 use super::call::{CallContext, Llm};
@@ -18,7 +20,6 @@ use super::tools::{Outcome, ToolEnv};
 use super::turn::run_turn;
 use crate::core::host::{Clock, HostText, Http, LocalBoxFuture, Signal};
 use crate::core::message::{self, Message};
-use crate::core::metrics::MetricEvent;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
 use crate::core::wire::{Dialect, ToolList, Usage};
@@ -133,26 +134,30 @@ impl Client {
         let start = self.clock.now_ms();
         let deadline = self.config.timeout_ms.map(|ms| start + ms);
         let signal = input.signal.clone();
-        let progress = Rc::new(std::cell::RefCell::new((0u32, 0usize, 0u64)));
-        let looped = Box::pin(self.run_loop(input, deadline, progress.clone()));
-        let stop = Box::pin(self.stop_when(signal, deadline));
-        let outcome = match select(looped, stop).await {
-            Either::Left((outcome, _)) => outcome,
-            Either::Right((error, _)) => Err(error),
+        let progress = Cell::new((0u32, 0usize, 0u64));
+        // Pinned in place, and dropped (the loop's model call in flight with it) before the
+        // `run` event.
+        let outcome = {
+            let looped = pin!(self.run_loop(input, deadline, &progress));
+            let stop = pin!(self.stop_when(signal, deadline));
+            match select(looped, stop).await {
+                Either::Left((outcome, _)) => outcome,
+                Either::Right((error, _)) => Err(error),
+            }
         };
-        let (turns, tool_calls, total_tokens) = *progress.borrow();
+        let (turns, tool_calls, total_tokens) = progress.get();
         let (turns, tool_calls, total_tokens) = match &outcome {
             Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens),
             Err(_) => (turns, tool_calls, total_tokens),
         };
-        self.telemetry.emit(MetricEvent::Run {
-            model: self.config.model.clone(),
+        self.telemetry.run(
+            &self.config.model,
             turns,
             tool_calls,
             total_tokens,
-            ms: self.clock.now_ms() - start,
-            error: outcome.as_ref().err().map(ToString::to_string),
-        });
+            self.clock.now_ms() - start,
+            outcome.as_ref().err(),
+        );
         outcome
     }
 
@@ -191,7 +196,7 @@ impl Client {
                 }
             }
         };
-        match select(Box::pin(fired), Box::pin(timed_out)).await {
+        match select(pin!(fired), pin!(timed_out)).await {
             Either::Left((reason, _)) => RunError::Aborted(reason),
             Either::Right((reason, _)) => {
                 if let Some(signal) = &signal {
@@ -206,7 +211,7 @@ impl Client {
         &self,
         input: RunInput,
         deadline: Option<f64>,
-        counts: Rc<std::cell::RefCell<(u32, usize, u64)>>,
+        counts: &Cell<(u32, usize, u64)>,
     ) -> Result<RunResult, RunError> {
         let RunInput {
             toolkit,
@@ -257,7 +262,7 @@ impl Client {
             turns: 0,
             usage: Usage::default(),
         };
-        let env = Rc::new(ToolEnv {
+        let env = ToolEnv {
             toolkit,
             hooks: self.hooks.clone(),
             wait_for: self.wait_for.clone(),
@@ -265,7 +270,7 @@ impl Client {
             signal: signal.clone(),
             telemetry: self.telemetry.clone(),
             events: events.clone(),
-        });
+        };
         let llm = Llm {
             config: self.config.clone(),
             dialect: self.dialect.clone(),
@@ -305,7 +310,8 @@ impl Client {
         for turn in 0..self.config.max_turns {
             check_signal(&signal)?;
             progress.turns += 1;
-            counts.borrow_mut().0 = progress.turns;
+            let (_, tool_calls, total_tokens) = counts.get();
+            counts.set((progress.turns, tool_calls, total_tokens));
             if self.hooks.has_before_llm() {
                 let over = self
                     .hooks
@@ -334,11 +340,11 @@ impl Client {
                 .call(&progress.prefix, &progress.messages, &tools, &system, ctx)?
                 .await?;
             progress.usage.add(&completion.reply.usage);
-            *counts.borrow_mut() = (
+            counts.set((
                 progress.turns,
                 progress.tool_calls.len(),
                 progress.usage.total_tokens,
-            );
+            ));
             if let Some(raw) = &completion.raw {
                 self.hooks
                     .after_llm(raw, &self.config.model, turn)
@@ -367,14 +373,14 @@ impl Client {
                     });
                 }
             }
-            let outcomes = run_turn(env.clone(), reply.tool_calls, turn).await;
+            let outcomes = run_turn(&env, reply.tool_calls, turn).await;
             check_signal(&signal)?;
             let halted = self.record_turn(&mut progress, outcomes, &events)?;
-            *counts.borrow_mut() = (
+            counts.set((
                 progress.turns,
                 progress.tool_calls.len(),
                 progress.usage.total_tokens,
-            );
+            ));
             if let Some(request) = halted {
                 let text = request.prompt.clone();
                 return Ok(self.finish(progress, text, Status::Pending, Some(request), &events));
@@ -409,12 +415,13 @@ impl Client {
         events: &Option<Rc<dyn RunEvents>>,
         known: &[String],
     ) -> Result<Option<Request>, RunError> {
-        let mut results = Vec::new();
+        let mut results = Vec::with_capacity(outcomes.len());
+        let recorded_from = progress.tool_calls.len();
         let mut halted = None;
         for outcome in outcomes {
             let (id, name, outcome) = outcome?;
             // Taken apart, not cloned: the arguments go to the record, the result to the
-            // transcript.
+            // transcript and then to the record.
             let (args, result, request) = match outcome {
                 Outcome::Done { args, result } => (args, result, None),
                 Outcome::Halted { .. } if halted.is_some() => continue,
@@ -424,34 +431,38 @@ impl Client {
                     placeholder,
                 } => (args, placeholder, Some(request)),
             };
-            let reported = known.contains(&id);
-            if !reported {
+            if !known.contains(&id) {
+                if let (Some(events), None) = (events, &request) {
+                    events.emit(StreamEvent::ToolResult {
+                        id: id.clone(),
+                        name: name.clone(),
+                        output: result.output.clone(),
+                        is_error: result.is_error,
+                    });
+                }
                 progress.tool_calls.push(ToolCallRecord {
-                    name: name.clone(),
-                    args,
-                    output: result.output.clone(),
-                    is_error: result.is_error,
-                    metadata: result.metadata.clone(),
-                });
-            }
-            if let Some(request) = request {
-                results.push((id, result));
-                halted = Some(request);
-                continue;
-            }
-            if let (Some(events), false) = (events, reported) {
-                events.emit(StreamEvent::ToolResult {
-                    id: id.clone(),
                     name,
-                    output: result.output.clone(),
+                    args,
+                    output: String::new(),
                     is_error: result.is_error,
+                    metadata: None,
                 });
+            }
+            if request.is_some() {
+                halted = request;
             }
             results.push((id, result));
         }
-        progress
-            .messages
-            .extend(self.dialect.tool_results(&results));
+        self.dialect
+            .append_tool_results(&results, &mut progress.messages);
+        // The records just pushed are the results' not reported before, in order: each takes
+        // its output and metadata now that the transcript has them.
+        let recorded = results.into_iter().filter(|(id, _)| !known.contains(id));
+        let records = progress.tool_calls.iter_mut().skip(recorded_from);
+        for (record, (_, result)) in records.zip(recorded) {
+            record.output = result.output;
+            record.metadata = result.metadata;
+        }
         Ok(halted)
     }
 

@@ -5,7 +5,6 @@
 
 use crate::core::json::value::Value;
 use futures_util::future::{select, Either};
-use std::rc::Rc;
 
 use super::error::RunError;
 use super::hooks::{CallInfo, WaitFor};
@@ -17,8 +16,8 @@ use crate::core::types::{pending_of, Answer, Request, ToolResult};
 
 /// Resolves a suspended call.
 pub async fn resolve(
-    env: Rc<ToolEnv>,
-    info: CallInfo,
+    env: &ToolEnv,
+    info: &CallInfo,
     args: Value,
     request: Request,
 ) -> Result<Outcome, RunError> {
@@ -39,7 +38,7 @@ pub async fn resolve(
             placeholder,
         });
     };
-    let raw = ask(&env, wait_for.as_ref(), &request).await?;
+    let raw = ask(env, wait_for.as_ref(), &request).await?;
     with_answer(env, info, args, request, raw).await
 }
 
@@ -71,8 +70,8 @@ pub async fn ask(
 /// The loop rule once an answer is in (from `waitFor`, or from a durable resume): re-run the
 /// tool once with `ctx.answer` when the checked answer approves, else the declined result.
 pub async fn with_answer(
-    env: Rc<ToolEnv>,
-    info: CallInfo,
+    env: &ToolEnv,
+    info: &CallInfo,
     args: Value,
     request: Request,
     raw: Result<Value, String>,
@@ -94,7 +93,7 @@ pub async fn with_answer(
         let result = ToolResult::error(format!("unresolved: {}", request.prompt));
         return Ok(Outcome::Done { args, result });
     }
-    let result = after_tool(&env, &info, &args, result).await?;
+    let result = after_tool(env, info, &args, result).await?;
     Ok(Outcome::Done { args, result })
 }
 

@@ -5,6 +5,7 @@ use crate::core::json::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::error::RunError;
 use super::result::RunResult;
 use crate::core::metrics::{MetricEvent, Registry};
 use crate::core::types::Request;
@@ -43,6 +44,62 @@ impl Telemetry {
         self.registry.borrow_mut().record(&event);
         if let Some(sink) = &self.sink {
             sink.emit(&event);
+        }
+    }
+
+    /// The `llm` event of one model call: the registry records it from its fields, and the
+    /// event (owning copies of them) is made only for a sink.
+    pub fn llm(&self, model: &str, ok: bool, ms: f64, usage: Usage) {
+        let tokens = [usage.prompt_tokens, usage.completion_tokens];
+        self.registry.borrow_mut().llm(model, ok, ms, tokens);
+        if let Some(sink) = &self.sink {
+            sink.emit(&MetricEvent::Llm {
+                model: model.to_owned(),
+                status: if ok { "ok" } else { "error" }.to_owned(),
+                ms,
+                prompt_tokens: usage.prompt_tokens,
+                completion_tokens: usage.completion_tokens,
+            });
+        }
+    }
+
+    /// The `tool` event of one call, made only for a sink (as [`llm`](Self::llm)'s).
+    pub fn tool(&self, tool: &str, source: &str, is_error: bool, pending: bool, ms: f64) {
+        self.registry
+            .borrow_mut()
+            .tool(tool, source, is_error, pending, ms);
+        if let Some(sink) = &self.sink {
+            sink.emit(&MetricEvent::Tool {
+                tool: tool.to_owned(),
+                source: source.to_owned(),
+                is_error,
+                pending,
+                ms,
+            });
+        }
+    }
+
+    /// The `run` event of one run, made only for a sink (as [`llm`](Self::llm)'s): `error`
+    /// is the error that ended it, written only then.
+    pub fn run(
+        &self,
+        model: &str,
+        turns: u32,
+        tool_calls: usize,
+        total_tokens: u64,
+        ms: f64,
+        error: Option<&RunError>,
+    ) {
+        self.registry.borrow_mut().run(model, error.is_some());
+        if let Some(sink) = &self.sink {
+            sink.emit(&MetricEvent::Run {
+                model: model.to_owned(),
+                turns,
+                tool_calls,
+                total_tokens,
+                ms,
+                error: error.map(ToString::to_string),
+            });
         }
     }
 

@@ -7,8 +7,8 @@ use super::error::RunError;
 use super::hooks::{CallInfo, Hooks, ToolOverride, WaitFor};
 use super::suspend;
 use super::telemetry::{RunEvents, Telemetry};
+use super::turn::Settled;
 use crate::core::host::{Clock, Signal};
-use crate::core::metrics::MetricEvent;
 use crate::core::tool::Context;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::{pending_of, Request, ToolResult};
@@ -35,18 +35,12 @@ pub struct ToolEnv {
 impl ToolEnv {
     /// Emits the `tool` metric event; a suspension is `isError: false, pending: true`.
     pub fn tool_metric(&self, name: &str, result: &ToolResult, start_ms: f64) {
-        let source = self
-            .toolkit
-            .get(name)
-            .map_or_else(|| "custom".to_owned(), |t| t.spec().source.clone());
+        let tool = self.toolkit.get(name);
+        let source = tool.as_ref().map_or("custom", |t| t.spec().source.as_str());
         let pending = pending_of(result).is_some();
-        self.telemetry.emit(MetricEvent::Tool {
-            tool: name.to_owned(),
-            source,
-            is_error: result.is_error && !pending,
-            pending,
-            ms: self.clock.now_ms() - start_ms,
-        });
+        let ms = self.clock.now_ms() - start_ms;
+        self.telemetry
+            .tool(name, source, result.is_error && !pending, pending, ms);
     }
 }
 
@@ -71,14 +65,25 @@ pub enum Outcome {
     },
 }
 
-/// Runs one call through the hooks, the toolkit and the suspension rule.
-pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Outcome, RunError> {
+/// Runs one call through the hooks, the toolkit and the suspension rule; gives back its id
+/// and name with its outcome.
+pub async fn run_call(env: &ToolEnv, call: ToolCall, turn: u32) -> Settled {
     let info = CallInfo {
         name: call.name,
         id: call.id,
         turn,
     };
-    let args = match call.args {
+    let outcome = call_outcome(env, &info, call.args).await?;
+    Ok((info.id, info.name, outcome))
+}
+
+/// [`run_call`]'s outcome, the call's id and name borrowed (they go back to the turn).
+async fn call_outcome(
+    env: &ToolEnv,
+    info: &CallInfo,
+    args: Result<Value, String>,
+) -> Result<Outcome, RunError> {
+    let args = match args {
         Ok(args) => args,
         Err(why) => {
             let message = format!("Invalid arguments for tool \"{}\": {why}", info.name);
@@ -94,7 +99,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
     };
     let start = env.clock.now_ms();
     let before = if env.hooks.has_before_tool() {
-        env.hooks.before_tool(&info, &args).await.map_err(hook)?
+        env.hooks.before_tool(info, &args).await.map_err(hook)?
     } else {
         ToolOverride::default()
     };
@@ -115,7 +120,7 @@ pub async fn run_call(env: Rc<ToolEnv>, call: ToolCall, turn: u32) -> Result<Out
         return Box::pin(suspend::resolve(env, info, args, request)).await;
     }
     let result = if ran {
-        after_tool(&env, &info, &args, result).await?
+        after_tool(env, info, &args, result).await?
     } else {
         result
     };

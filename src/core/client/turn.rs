@@ -2,7 +2,6 @@
 //! the host answers (`waitFor`) or that halts the run. Outcomes come back in call order.
 
 use futures_util::future::join_all;
-use std::rc::Rc;
 
 use super::error::RunError;
 use super::relay::{relay_request, relay_results};
@@ -22,10 +21,14 @@ pub fn is_relay(env: &ToolEnv, call: &ToolCall) -> bool {
         .is_some_and(|t| t.spec().source == "relay")
 }
 
-/// Runs a turn's calls (see the module doc). Each call moves into its own future; whether it
-/// is a relay call is looked up once.
-pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<Settled> {
-    let relay_flags: Vec<bool> = calls.iter().map(|c| is_relay(&env, c)).collect();
+/// Runs a turn's calls (see the module doc). Each call moves into its own future. A turn
+/// without relay calls (the common one) is its calls' outcomes as they come; otherwise whether
+/// each call is a relay call is looked up once more, to split the calls and merge the outcomes.
+pub async fn run_turn(env: &ToolEnv, calls: Vec<ToolCall>, turn: u32) -> Vec<Settled> {
+    if !calls.iter().any(|c| is_relay(env, c)) {
+        return join_all(calls.into_iter().map(|call| run_call(env, call, turn))).await;
+    }
+    let relay_flags: Vec<bool> = calls.iter().map(|c| is_relay(env, c)).collect();
     let (mut relayed, mut ordinary) = (Vec::new(), Vec::new());
     for (call, relay) in calls.into_iter().zip(&relay_flags) {
         if *relay {
@@ -34,24 +37,10 @@ pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<
             ordinary.push(call);
         }
     }
-    let relay = if relayed.is_empty() {
-        None
-    } else {
-        Some(relay_request(&relayed.iter().collect::<Vec<_>>()))
-    };
-    let ordinary = ordinary.into_iter().map(|call| {
-        let (id, name, env) = (call.id.clone(), call.name.clone(), env.clone());
-        // Boxed: the call's future is large, and `join_all` would move it whole.
-        Box::pin(async move { run_call(env, call, turn).await.map(|o| (id, name, o)) })
-    });
-    let relay_outcomes = async {
-        match &relay {
-            None => Ok(Vec::new()),
-            Some(request) => relay_turn(&env, request, &relayed).await,
-        }
-    };
+    let request = relay_request(&relayed.iter().collect::<Vec<_>>());
+    let ordinary = ordinary.into_iter().map(|call| run_call(env, call, turn));
     let (done, relayed_outcomes) =
-        futures_util::future::join(join_all(ordinary), relay_outcomes).await;
+        futures_util::future::join(join_all(ordinary), relay_turn(env, &request, &relayed)).await;
     // Both lists are in call order, so the turn's order is theirs interleaved by the flags.
     let (mut done, mut relayed_outcomes) = match relayed_outcomes {
         Ok(outcomes) => (done.into_iter(), outcomes.into_iter()),
@@ -72,7 +61,7 @@ pub async fn run_turn(env: Rc<ToolEnv>, calls: Vec<ToolCall>, turn: u32) -> Vec<
 /// The relay calls' outcomes, in call order: answered through `waitFor`, else a halt on the
 /// first of them.
 async fn relay_turn(
-    env: &Rc<ToolEnv>,
+    env: &ToolEnv,
     request: &crate::core::types::Request,
     relayed: &[ToolCall],
 ) -> Result<Vec<(String, String, Outcome)>, RunError> {

@@ -384,6 +384,11 @@ impl<'a> Reader<'a> {
         // This object's keys sit in `keys` from `first` on; nested objects add theirs after
         // them and take them away again when they end.
         let first = self.keys.len();
+        if first == 0 {
+            // Room for the keys of a message with a tool call in it (seven), made at once
+            // rather than grown on the way.
+            self.keys.reserve(8);
+        }
         out.push(b'{');
         let read = self.object(|r, key| {
             if r.keys.len() > first {

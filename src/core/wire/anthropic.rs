@@ -144,11 +144,10 @@ impl Dialect for Anthropic {
             .collect()
     }
 
-    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message> {
-        if results.is_empty() {
-            return Vec::new();
+    fn append_tool_results(&self, results: &[(String, ToolResult)], transcript: &mut Vec<Message>) {
+        if !results.is_empty() {
+            transcript.push(tool_results_message(results));
         }
-        vec![tool_results_message(results)]
     }
 }
 

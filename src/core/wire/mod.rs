@@ -112,8 +112,14 @@ pub trait Dialect {
     fn body(&self, model: &str, system: &str, has_tools: bool, stream: bool) -> Map<String, Value>;
     /// Reads a non-streaming response body.
     fn parse(&self, text: &str) -> Result<Reply, WireError>;
+    /// Appends to `transcript` the entries that carry a turn's tool results, in call order.
+    fn append_tool_results(&self, results: &[(String, ToolResult)], transcript: &mut Vec<Message>);
     /// The transcript entries that carry a turn's tool results, in call order.
-    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message>;
+    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message> {
+        let mut entries = Vec::new();
+        self.append_tool_results(results, &mut entries);
+        entries
+    }
     /// A fresh folder for one streamed reply.
     fn assembler(&self) -> Box<dyn stream::Assembler>;
     /// The tool calls of an assistant message in the transcript (`None` when it has none).

@@ -121,11 +121,9 @@ impl Dialect for OpenAi {
             .collect()
     }
 
-    fn tool_results(&self, results: &[(String, ToolResult)]) -> Vec<Message> {
-        results
-            .iter()
-            .map(|(id, result)| Message::tool_result(id, &result.output))
-            .collect()
+    fn append_tool_results(&self, results: &[(String, ToolResult)], transcript: &mut Vec<Message>) {
+        let entries = results.iter();
+        transcript.extend(entries.map(|(id, result)| Message::tool_result(id, &result.output)));
     }
 }
 
@@ -206,9 +204,9 @@ pub(super) fn call_id(v: Option<&Value>, index: usize) -> String {
 
 /// The id of a call given as a string (or not at all): itself, or `call_<index>` when it is
 /// missing or empty, as [`call_id`] reads it.
-pub(super) fn tool_call_id(id: Option<&str>, index: usize) -> String {
+pub(super) fn tool_call_id(id: Option<String>, index: usize) -> String {
     match id {
-        Some(s) if !s.is_empty() => s.to_owned(),
+        Some(s) if !s.is_empty() => s,
         _ => format!("call_{index}"),
     }
 }

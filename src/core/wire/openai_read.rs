@@ -157,7 +157,7 @@ fn read_call(r: &mut Reader<'_>, index: usize, out: &mut Vec<u8>) -> Option<Tool
         _ => Some(false),
     })?;
     Some(ToolCall {
-        id: tool_call_id(id.as_deref(), index),
+        id: tool_call_id(id, index),
         name: name.unwrap_or_default(),
         args: match arguments {
             Some(text) => arguments_text(&text),

@@ -1,0 +1,76 @@
+//! Heap allocations per steady-state run of scenario 1 (`core::bench_loop`), natively: a
+//! counting global allocator around `System` (it applies to this whole test binary, hence its
+//! own root). With the wasm allocator `talc`, alloc/dealloc is ~5 % of the scenario's profile,
+//! so a change that makes a run allocate more fails here rather than in a timing.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+use toolnexus::core::bench_loop::Scenario;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is forwarded to `System` unchanged; the counter only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract is `System`'s.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations (alloc, alloc_zeroed and realloc calls) per run, averaged over `RUNS` runs after
+/// `WARM_UP` (the request cache and the metrics registry's series exist by then).
+fn allocations_per_run() -> Result<f64, String> {
+    const WARM_UP: u32 = 10;
+    const RUNS: u32 = 100;
+    let scenario = Scenario::new()?;
+    for _ in 0..WARM_UP {
+        scenario.run_once()?;
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..RUNS {
+        scenario.run_once()?;
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    Ok((after - before) as f64 / f64::from(RUNS))
+}
+
+#[test]
+fn scenario_1_allocations_per_run() -> Result<(), String> {
+    let per_run = allocations_per_run()?;
+    println!("scenario 1: {per_run} allocations per run");
+    // What this test measures (`cargo test --features bench-core --test alloc_count --
+    // --nocapture`; the same in a release build): 84 before the allocation cuts, 49 now. 12 are
+    // the scenario's stand-ins for the host (the prompt, the transport's bodies and futures, the
+    // tools' outputs and futures). The core's 37: the run's future; the transcript's five
+    // messages (each written, then shared as an `Rc<str>`), its list and one growth of it; two
+    // request bodies; per response the reader's key list; per call its id, name and arguments
+    // text and the parsed arguments (two strings, the entries, the map); the calls list; the
+    // turn's join (its futures, its outcomes); the results and records lists; the final text.
+    const MAX: f64 = 49.0;
+    if per_run > MAX {
+        return Err(format!(
+            "{per_run} allocations per run, at most {MAX} expected"
+        ));
+    }
+    Ok(())
+}
