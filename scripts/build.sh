@@ -106,9 +106,13 @@ node scripts/minify-glue.mjs --mangle src/js/browser-stores.js=pkg/browser-store
 node scripts/bundle-entry.mjs pkg
 # The declarations, written where the entries are: the facade's (imports of src/js/ become the
 # package's own), the plain-JS modules' (src/js/*.d.ts) one folder up from the lean build's.
+# (core/instance.ts is the facade's own plumbing, referenced by no declaration.)
 types=target/ts-types/ts
-for f in index types records; do sed 's#"\.\./js/#"./#g' "$types/$f.d.ts" > "pkg/$f.d.ts"; done
-for f in index types records; do sed 's#"\.\./\.\./js/#"../#g' "$types/core/$f.d.ts" > "pkg/core/$f.d.ts"; done
+rm -f pkg/*.d.ts pkg/*.d.cts pkg/core/*.d.ts pkg/core/*.d.cts
+for f in "$types"/*.d.ts; do sed 's#"\.\./js/#"./#g' "$f" > "pkg/${f##*/}"; done
+for f in "$types"/core/*.d.ts; do
+  [ "${f##*/}" = instance.d.ts ] || sed 's#"\.\./\.\./js/#"../#g' "$f" > "pkg/core/${f##*/}"
+done
 for f in stores errors define-tool agents; do sed 's#"\.\./ts/index\.js"#"./index.js"#' "src/js/$f.d.ts" > "pkg/$f.d.ts"; done
 # The require() entries' typings: CommonJS twins (.d.cts) of them, importing each other, so a
 # CommonJS TypeScript project (module node16) can `require` the package.

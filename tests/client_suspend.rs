@@ -920,6 +920,7 @@ fn a_malformed_pending_is_an_ordinary_error_result() {
     let mut metadata = toolnexus::core::json::value::Map::new();
     metadata.insert("pending".into(), json!({"prompt": "no id or kind"}));
     let odd = ToolResult {
+        parts: None,
         output: "half a suspension".into(),
         is_error: true,
         metadata: Some(metadata),

@@ -1,6 +1,6 @@
 //! Content parts (SPEC §1B, §8A): the record's checks, the edge constructors and the
 //! provider blocks, including every refusal.
-#![allow(clippy::unwrap_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use toolnexus::core::parts::encode::block;
 use toolnexus::core::parts::make::{from_bytes, from_named_bytes, from_string, Options};
@@ -304,4 +304,141 @@ fn described_placeholdered_and_estimated_without_their_data() {
     assert_eq!(estimate_tokens(&big), 200);
     let url = from_string("image", "https://x.test/a.png", &Options::default()).unwrap();
     assert_eq!(describe(&url), "image (image/png, 0 bytes)");
+}
+
+mod on_the_wire {
+    use toolnexus::core::message::Message;
+    use toolnexus::core::parts::PartError;
+    use toolnexus::core::wire::parts::for_wire;
+    use toolnexus::json;
+
+    fn texts(messages: &[Message]) -> Vec<String> {
+        messages.iter().map(|m| m.text().to_owned()).collect()
+    }
+
+    fn wire(
+        messages: &[toolnexus::core::json::value::Value],
+        style: &str,
+    ) -> Result<Vec<toolnexus::core::json::value::Value>, PartError> {
+        let messages: Vec<Message> = messages.iter().cloned().map(Message::from_value).collect();
+        Ok(match for_wire(&messages, style)? {
+            Some(wired) => wired.iter().map(|m| m.value().clone()).collect(),
+            None => messages.iter().map(|m| m.value().clone()).collect(),
+        })
+    }
+
+    const PNG: &str = "iVBORw0KGgo=";
+
+    #[test]
+    fn a_transcript_without_parts_is_sent_as_it_is() {
+        let plain = [
+            Message::role_content(
+                "user",
+                "say \"mimeType\"? no: the key is checked, not the word",
+            ),
+            Message::from_value(json!({"role": "assistant", "content": "ok"})),
+        ];
+        // The text mentions neither key as a key, so nothing is read or copied.
+        assert!(for_wire(&plain, "openai").unwrap().is_none());
+        assert_eq!(texts(&plain).len(), 2);
+    }
+
+    #[test]
+    fn an_attached_image_becomes_each_providers_block() {
+        let user = json!({"role": "user", "content": [
+            {"type": "text", "text": "What is this?"},
+            {"type": "image", "mimeType": "image/png", "data": PNG},
+        ]});
+        assert_eq!(
+            wire(std::slice::from_ref(&user), "openai").unwrap(),
+            [json!({"role": "user", "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PNG}")}},
+            ]})]
+        );
+        assert_eq!(
+            wire(&[user], "anthropic").unwrap(),
+            [json!({"role": "user", "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}},
+            ]})]
+        );
+    }
+
+    #[test]
+    fn an_attached_part_the_provider_cannot_take_fails_before_sending() {
+        let user = json!({"role": "user", "content": [{"type": "audio", "mimeType": "audio/wav", "data": "UklGRg=="}]});
+        let error = wire(&[user], "anthropic").unwrap_err();
+        assert_eq!(
+            (error.code(), error.to_string().as_str()),
+            (
+                "unsupported_part",
+                "no \"anthropic\" block shape for a audio part (audio/wav)"
+            )
+        );
+        let bad = json!({"role": "user", "content": [{"type": "image", "mimeType": "image/png", "data": "not base64!"}]});
+        assert_eq!(wire(&[bad], "openai").unwrap_err().code(), "invalid_part");
+    }
+
+    #[test]
+    fn openai_moves_a_turns_tool_parts_into_one_user_message_after_its_results() {
+        let messages = [
+            json!({"role": "user", "content": "shoot both"}),
+            json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "shot", "arguments": "{}"}},
+                {"id": "c2", "type": "function", "function": {"name": "clip", "arguments": "{}"}},
+            ]}),
+            json!({"role": "tool", "tool_call_id": "c1", "content": "took one", "parts": [
+                {"type": "image", "mimeType": "image/png", "data": PNG},
+                {"type": "text", "text": "caption"},
+            ]}),
+            json!({"role": "tool", "tool_call_id": "c2", "content": "recorded", "parts": [
+                {"type": "audio", "mimeType": "audio/ogg", "data": "T2dnUw=="},
+            ]}),
+            json!({"role": "assistant", "content": "done"}),
+        ];
+        let wired = wire(&messages, "openai").unwrap();
+        assert_eq!(wired.len(), 6);
+        assert_eq!(
+            wired[2],
+            json!({"role": "tool", "tool_call_id": "c1", "content": [
+                {"type": "text", "text": "took one"}, {"type": "text", "text": "caption"},
+            ]})
+        );
+        assert_eq!(
+            wired[3],
+            json!({"role": "tool", "tool_call_id": "c2", "content": "recorded"})
+        );
+        assert_eq!(
+            wired[4],
+            json!({"role": "user", "content": [
+                {"type": "text", "text": "Output of tool shot (c1):"},
+                {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PNG}")}},
+                {"type": "text", "text": "Output of tool clip (c2):"},
+                // OpenAI takes no ogg audio: a tool's part becomes its placeholder, never an error.
+                {"type": "text", "text": "[unsupported audio part (audio/ogg, 4 bytes)]"},
+            ]})
+        );
+        assert_eq!(wired[5], messages[4]);
+    }
+
+    #[test]
+    fn anthropic_keeps_a_tool_results_parts_in_its_block() {
+        let results = json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "took one", "is_error": false, "parts": [
+                {"type": "image", "mimeType": "image/png", "url": "https://x.test/a.png"},
+                {"type": "audio", "mimeType": "audio/wav", "data": "UklGRg=="},
+            ]},
+        ]});
+        assert_eq!(
+            wire(&[results], "anthropic").unwrap(),
+            [json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "is_error": false, "content": [
+                    {"type": "text", "text": "took one"},
+                    {"type": "image", "source": {"type": "url", "url": "https://x.test/a.png"}},
+                    {"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"},
+                ]},
+            ]})]
+        );
+    }
 }

@@ -46,6 +46,7 @@ fn request() -> impl Strategy<Value = Request> {
 fn tool_result() -> impl Strategy<Value = ToolResult> {
     (any::<String>(), any::<bool>(), proptest::option::of(map())).prop_map(
         |(output, is_error, metadata)| ToolResult {
+            parts: None,
             output,
             is_error,
             metadata,

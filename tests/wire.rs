@@ -21,7 +21,11 @@ fn body(d: &dyn Dialect, system: &str, with_tools: bool, stream: bool) -> String
     let (a, b) = (spec("a"), spec("b"));
     let both = [&a, &b];
     let tools = ToolList::from_text(d.tools(if with_tools { &both } else { &[] }));
-    let msgs = d.start(system, Vec::new(), "hi \"there\"\n");
+    let msgs = d.start(
+        system,
+        Vec::new(),
+        Message::role_content("user", "hi \"there\"\n"),
+    );
     body_json(
         &d.body("m-1", system, tools.has_tools(), stream),
         "",
@@ -167,15 +171,24 @@ fn start_transcripts() {
     let old = vec![Message::from_value(
         json!({"role": "user", "content": "old"}),
     )];
-    assert_eq!(OpenAi.start("s", vec![], "p"), [sys, user.clone()]);
-    assert_eq!(OpenAi.start("", vec![], "p"), vec![user.clone()]);
     assert_eq!(
-        OpenAi.start("s", old.clone(), "p"),
+        OpenAi.start("s", vec![], Message::role_content("user", "p")),
+        [sys, user.clone()]
+    );
+    assert_eq!(
+        OpenAi.start("", vec![], Message::role_content("user", "p")),
+        vec![user.clone()]
+    );
+    assert_eq!(
+        OpenAi.start("s", old.clone(), Message::role_content("user", "p")),
         [old[0].value().clone(), user.clone()]
     );
-    assert_eq!(Anthropic.start("s", vec![], "p"), vec![user.clone()]);
     assert_eq!(
-        Anthropic.start("s", old.clone(), "p"),
+        Anthropic.start("s", vec![], Message::role_content("user", "p")),
+        vec![user.clone()]
+    );
+    assert_eq!(
+        Anthropic.start("s", old.clone(), Message::role_content("user", "p")),
         [old[0].value().clone(), user]
     );
 }

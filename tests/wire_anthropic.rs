@@ -152,7 +152,7 @@ proptest! {
     ) {
         let results: Vec<(String, ToolResult)> = results
             .into_iter()
-            .map(|(id, output, is_error)| (id, ToolResult { output, is_error, metadata: None }))
+            .map(|(id, output, is_error)| (id, ToolResult { parts: None, output, is_error, metadata: None }))
             .collect();
         let messages = Anthropic.tool_results(&results);
         if results.is_empty() {

@@ -19,6 +19,11 @@ crate::record! {
         pub is_error: bool = "isError",
         /// Free-form extra data; `metadata.pending` marks a suspension.
         pub metadata: Option<Map<String, Value>> = "metadata",
+        /// Images, files or audio the tool returns beside `output` (SPEC §1B): they reach the
+        /// model as blocks where the provider takes them, while text-only consumers
+        /// (compaction, estimates, older providers) see `output`. Absent, the result is
+        /// byte-identical to one without parts.
+        pub parts: Option<Vec<crate::core::parts::ContentPart>> = "parts",
     }
 }
 impl ToolResult {
@@ -30,6 +35,7 @@ impl ToolResult {
     /// ```
     pub fn ok(output: impl Into<String>) -> Self {
         ToolResult {
+            parts: None,
             output: output.into(),
             is_error: false,
             metadata: None,
@@ -44,6 +50,7 @@ impl ToolResult {
     /// ```
     pub fn error(output: impl Into<String>) -> Self {
         ToolResult {
+            parts: None,
             output: output.into(),
             is_error: true,
             metadata: None,
@@ -139,6 +146,7 @@ pub fn pending(request: Request) -> ToolResult {
     let mut metadata = Map::new();
     metadata.insert("pending".to_owned(), request.to_json_value());
     ToolResult {
+        parts: None,
         output,
         is_error: true,
         metadata: Some(metadata),

@@ -12,12 +12,14 @@ use super::run_context::{HistoryMode, RunContext};
 use super::run_result::run_result;
 use super::run_stream::{RunStream, StreamSink};
 use crate::core::client::error::RunError;
+use crate::core::client::prompt::Prompt;
 use crate::core::client::result::RunResult;
 use crate::core::client::resume::check_resume_ids;
 use crate::core::client::run::{Client, Resume, RunInput};
 use crate::core::client::telemetry::RunEvents;
 use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::message::{self, Message};
+use crate::core::parts::ContentPart;
 use crate::core::toolkit::Toolkit;
 use crate::core::types::Request;
 
@@ -45,11 +47,50 @@ fn promise_of(future: RunFuture) -> js_sys::Promise {
     })
 }
 
-fn prompt_of(prompt: &JsValue, what: &str) -> Result<String, JsValue> {
-    prompt.as_string().ok_or_else(|| {
-        let message = format!("{what}: prompt must be a string, got {}", type_name(prompt));
-        js_error("invalid_argument", &message)
-    })
+/// A run's prompt: a string, or an array of content parts and strings (each a text part).
+fn prompt_of(prompt: &JsValue, what: &str) -> Result<Prompt, JsValue> {
+    if let Some(text) = prompt.as_string() {
+        return Ok(Prompt::Text(text));
+    }
+    if !js_sys::Array::is_array(prompt) {
+        let message = format!(
+            "{what}: prompt must be a string or an array of content parts, got {}",
+            type_name(prompt)
+        );
+        return Err(js_error("invalid_argument", &message));
+    }
+    if cfg!(not(feature = "full")) {
+        let message = format!("{what}: a prompt of content parts needs the full build: import from \"toolnexus-wasm\", not \"toolnexus-wasm/core\"");
+        return Err(js_error("unsupported", &message));
+    }
+    let items = js_sys::Array::from(prompt);
+    if items.length() == 0 {
+        let message = format!("{what}: prompt is an empty array: give it text or content parts");
+        return Err(js_error("invalid_argument", &message));
+    }
+    let part = |(i, item): (u32, JsValue)| -> Result<ContentPart, JsValue> {
+        if let Some(text) = item.as_string() {
+            return Ok(ContentPart::text(text));
+        }
+        let refused =
+            |why: String| js_error("invalid_part", &format!("{what}: prompt[{i}]: {why}"));
+        let json = to_json(&item).map_err(&refused)?;
+        if !json.is_object() {
+            return Err(refused(format!(
+                "expected a string or a content part, got {}",
+                type_name(&item)
+            )));
+        }
+        let part = ContentPart::from_json(json).map_err(&refused)?;
+        part.validate()
+            .map_err(|e| js_error(e.code(), &format!("{what}: prompt[{i}]: {e}")))?;
+        Ok(part)
+    };
+    (0..items.length())
+        .map(|i| (i, items.get(i)))
+        .map(part)
+        .collect::<Result<Vec<_>, _>>()
+        .map(Prompt::Parts)
 }
 
 /// An agent client: runs the tool-calling loop against one endpoint.
@@ -94,7 +135,7 @@ impl ClientHandle {
         let signal = c.run_signal(self.core.config.timeout_ms.is_some());
         let input = RunInput {
             toolkit: c.toolkit,
-            prompt: String::new(),
+            prompt: Default::default(),
             history: message::from_values(c.history),
             history_text: None,
             history_host: None,
@@ -113,7 +154,7 @@ impl ClientHandle {
     /// The run (or `ask`, with an `id`) a context asks for, with `events` as its sink.
     fn start(
         &self,
-        prompt: String,
+        prompt: Prompt,
         c: RunContext,
         events: Option<Rc<dyn RunEvents>>,
     ) -> (RunFuture, Option<Signal>) {
@@ -151,7 +192,7 @@ impl ClientHandle {
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn run(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Prompt")] prompt: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RunOptions")] ctx: JsValue,
     ) -> js_sys::Promise {
         let started = prompt_of(&prompt, "run").and_then(|prompt| {
@@ -190,7 +231,7 @@ impl ClientHandle {
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn ask(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Prompt")] prompt: JsValue,
         #[wasm_bindgen(unchecked_param_type = "AskOptions")] ctx: JsValue,
     ) -> js_sys::Promise {
         let started = prompt_of(&prompt, "ask").and_then(|prompt| {
@@ -212,7 +253,7 @@ impl ClientHandle {
     #[wasm_bindgen(js_name = streamEvents)]
     pub fn stream_events(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Prompt")] prompt: JsValue,
         #[wasm_bindgen(unchecked_param_type = "StreamOptions")] ctx: JsValue,
     ) -> Result<RunStream, JsValue> {
         let prompt = prompt_of(&prompt, "stream")?;
@@ -321,7 +362,7 @@ impl Conversation {
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn send(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Prompt")] prompt: JsValue,
     ) -> js_sys::Promise {
         let prompt = match prompt_of(&prompt, "send") {
             Ok(prompt) => prompt,

@@ -28,6 +28,7 @@ pub mod mcp_process;
 #[cfg(feature = "full")]
 pub mod memfs;
 pub mod outcome;
+#[cfg(feature = "full")]
 pub mod parts;
 pub mod promise;
 pub mod run_context;

@@ -210,15 +210,15 @@ const lazyContext = () => Object.defineProperty({}, "signal", LAZY_SIGNAL)
 
 /**
  * A settled tool value: a string as it is; a plain ToolResult `{output: string, isError?:
- * boolean}` without metadata as `[TOOL_RESULT, output, isError]` (read without a crossing per
+ * boolean}` without metadata or parts as `[TOOL_RESULT, output, isError]` (read without a crossing per
  * field); anything else as `[VALUE, value]`, for the Rust side to decode.
  */
 const settled = (value) => {
   if (typeof value === "string") return value
   if (value !== null && typeof value === "object" && !(value instanceof Error)) {
     try {
-      const { output, isError, metadata } = value
-      if (typeof output === "string" && (isError === undefined || typeof isError === "boolean") && metadata == null) {
+      const { output, isError, metadata, parts } = value
+      if (typeof output === "string" && (isError === undefined || typeof isError === "boolean") && metadata == null && parts == null) {
         return [TOOL_RESULT, output, isError === true]
       }
     } catch {

@@ -101,6 +101,7 @@ fn shim_result(name: &str, outcome: JsValue) -> ToolResult {
     let outcome = Outcome(outcome);
     match outcome.tag() {
         Some(Tag::ToolResult) => ToolResult {
+            parts: None,
             output: outcome.part(1).as_string().unwrap_or_default(),
             is_error: outcome.part(2).is_truthy(),
             metadata: None,

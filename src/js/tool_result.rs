@@ -5,6 +5,7 @@ use crate::core::json::value::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{error_text, get, has, js_string, to_json, type_name};
+use crate::core::parts::ContentPart;
 use crate::core::types::ToolResult;
 
 /// The outcome of a settled JS call, as the model will see it.
@@ -105,9 +106,41 @@ fn decode_result_shape(tool: &str, value: &JsValue) -> Result<ToolResult, String
             }
         }
     };
+    let parts = parts_of(tool, &get(value, "parts"))?;
     Ok(ToolResult {
         output,
         is_error,
         metadata,
+        parts,
     })
+}
+
+/// A ToolResult's `parts`: absent, or an array of well-formed content parts (SPEC §1B).
+fn parts_of(tool: &str, parts: &JsValue) -> Result<Option<Vec<ContentPart>>, String> {
+    if parts.is_undefined() || parts.is_null() {
+        return Ok(None);
+    }
+    if cfg!(not(feature = "full")) {
+        return Err(format!("Tool \"{tool}\" returned content parts, which need the full build (toolnexus-wasm, not toolnexus-wasm/core)"));
+    }
+    let refused =
+        |why: String| format!("Tool \"{tool}\" returned a ToolResult whose \"parts\" {why}");
+    let Ok(Value::Array(items)) = to_json(parts) else {
+        return Err(refused(format!(
+            "is {}, not an array of content parts",
+            type_name(parts)
+        )));
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let part = ContentPart::from_json(item)
+                .map_err(|why| refused(format!("[{i}] is not a content part: {why}")))?;
+            part.validate()
+                .map_err(|why| refused(format!("[{i}] is not a valid content part: {why}")))?;
+            Ok(part)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }

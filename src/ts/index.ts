@@ -27,7 +27,8 @@ import type {
   ElicitationParams, ElicitResult, FinishReason, InProcessOptions, ListSkillsOptions, LoadMcpOptions, LoadSkillsOptions,
   McpConfigInput, McpInventory, McpListOptions, McpServerInput, OpenAITool, Request, SkillInventory, McpStatus, ClassOf,
   TranslatedToolCall, TranslateMessage, ToolkitOptions, MemoryFileSystemJSON, ToolnexusDirEntry, TranslateRequest,
-  TranslateResult, OpenAIToolCall, SkillInfo,
+  TranslateResult, OpenAIToolCall, SkillInfo, Prompt, RunOptions, RunResult, AskOptions, StreamOptions,
+  StreamEvent, ConversationOptions,
 } from "./types.js"
 
 /** The glue: its functions refuse clearly until the module is instantiated. */
@@ -37,6 +38,9 @@ export * from "./core/index.js"
 export type * from "./types.js"
 // The full build's options (the lean build's plus skills, MCP and the built-ins' `fs` and `exec`).
 export type { ToolkitOptions } from "./types.js"
+// The full build's prompt also takes content parts, and its constructors are here.
+export type { Prompt } from "./types.js"
+export { audio, file, image, part, text } from "./parts.js"
 
 /**
  * An agent client: runs the tool-calling loop against one endpoint.
@@ -47,6 +51,41 @@ export type { ToolkitOptions } from "./types.js"
  * ```
  */
 export interface Client extends core.Client {
+  /**
+   * Runs the loop to its end (see the lean build's {@link core.Client.run}); the prompt may be
+   * content parts: `["What is this?", await image(file)]`.
+   *
+   * ```js
+   * const r = await client.run(["Describe this", await image(input.files[0])], { toolkit })
+   * ```
+   */
+  run(prompt: Prompt, ctx: RunOptions): Promise<RunResult>
+  /**
+   * `run` with memory (see {@link core.Client.ask}); the prompt may be content parts.
+   *
+   * ```js
+   * await client.ask([await image(file)], { toolkit, id: "thread-1" })
+   * ```
+   */
+  ask(prompt: Prompt, ctx: AskOptions): Promise<RunResult>
+  /**
+   * The run's events as they happen (see {@link core.Client.stream}); the prompt may be
+   * content parts.
+   *
+   * ```js
+   * for await (const e of client.stream(["What is this?", shot], { toolkit })) console.log(e.type)
+   * ```
+   */
+  stream(prompt: Prompt, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
+  /**
+   * A stateful conversation whose sends may be content parts.
+   *
+   * ```js
+   * const chat = client.conversation({ toolkit })
+   * await chat.send(["And this one?", await image(next)])
+   * ```
+   */
+  conversation(ctx: ConversationOptions): Conversation
   /**
    * Translates one OpenAI Chat Completions request (SPEC §11): exactly one provider call,
    * the reply in OpenAI shape (`arguments` as JSON text, `finishReason` `"tool_calls"`
@@ -67,6 +106,20 @@ export interface Client extends core.Client {
    */
   translate(request: TranslateRequest): Promise<TranslateResult>
 }
+/** A conversation that keeps its transcript between sends; a send may be content parts. */
+export interface Conversation extends core.Conversation {
+  /**
+   * Sends the next user turn, text or content parts; resolves to the run's result.
+   *
+   * ```js
+   * await chat.send(["Is this better?", await image(file)])
+   * ```
+   */
+  send(prompt: Prompt): Promise<RunResult>
+}
+/** The conversation class (made by {@link Client.conversation}); for `instanceof`. */
+export const Conversation = core.Conversation as unknown as ClassOf<Conversation>
+
 /** The static members of the {@link Client} class. */
 export interface ClientStatics {
   /**

@@ -1,7 +1,7 @@
 // The public types of the full build: the lean build's (./core/types.ts), plus skills,
 // MCP, the built-in tools and translate. Its records come from their Rust declarations
 // (./records.ts, generated).
-import type { ToolkitOptions as CoreToolkitOptions } from "./core/types.js"
+import type { ContentPart, ToolkitOptions as CoreToolkitOptions } from "./core/types.js"
 import type { McpSource, MemoryFileSystem, SkillSource } from "./index.js"
 import type {
   Answer, AnthropicMessage, AnthropicTool, BuiltinsConfig, JSONSchema, McpStatus, OpenAIMessage, OpenAITool, OpenAIToolCall,
@@ -317,4 +317,31 @@ export interface ToolkitOptions extends CoreToolkitOptions {
     /** `child_process.exec`, the one member read of the module. */
     exec: (...args: never[]) => unknown
   } | false
+}
+
+/**
+ * What `run`, `ask`, `stream` and a conversation's `send` take as the user's turn: text, or
+ * content parts in order (a string in the array is a text part).
+ *
+ * ```js
+ * await client.run(["What is in this picture?", await image(file)], { toolkit })
+ * ```
+ */
+export type Prompt = string | (string | ContentPart)[]
+
+/**
+ * What {@link image}, {@link file} and {@link audio} read at once: bytes, a `data:` URL, an
+ * `https:` URL (kept as a URL), or in Node and Deno a path. A `Blob` or `File` is read too, as a
+ * promise.
+ */
+export type PartSource = Uint8Array | ArrayBuffer | ArrayBufferView | string
+
+/** Options of {@link image}, {@link file} and {@link audio}. */
+export interface PartOptions {
+  /** The MIME type; else the source's (a Blob's `type`, a `data:` URL's), else its extension's. */
+  mimeType?: string
+  /** The part's file name; else the `File`'s or the path's. */
+  name?: string
+  /** The largest part accepted, in decoded bytes; a larger one throws `invalid_part`. */
+  maxPartBytes?: number
 }

@@ -487,7 +487,7 @@ impl Rig {
     pub fn input(&self, prompt: &str) -> RunInput {
         RunInput {
             toolkit: self.toolkit(),
-            prompt: prompt.to_owned(),
+            prompt: prompt.into(),
             history: toolnexus::core::message::from_values(self.history.clone()),
             history_text: None,
             history_host: None,

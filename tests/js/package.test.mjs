@@ -71,7 +71,7 @@ test("the tarball holds exactly the files a user needs", () => {
   // The entries (written from the TypeScript facade), their declarations (ESM and CommonJS), and
   // the two modules a page loads on first use.
   const topLevel = ["deno.js", "index.js", "web.js", "node.cjs", "node.mjs", "package.json", "browser-stores.js", "http-send.js"]
-  for (const types of ["index", "types", "records", "stores", "errors", "define-tool", "agents"]) {
+  for (const types of ["index", "types", "records", "parts", "stores", "errors", "define-tool", "agents"]) {
     topLevel.push(`${types}.d.ts`, `${types}.d.cts`)
   }
   for (const optional of ["README.md", "LICENSE"]) {
@@ -212,10 +212,10 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
   assert.deepEqual(r.missing, [
     "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
-    "answerToElicitResult", "argsObject", "argsString", "builtinsEnabled", "contentText", "createBuiltinTools",
-    "elicitationToRequest", "expandEnvHeaders", "finishReasonFor", "hasSystemMessage", "listMcpTools", "listSkills",
-    "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic", "openAIToolsToAnthropic",
-    "parseMcpConfig", "toolCallsOf",
+    "answerToElicitResult", "argsObject", "argsString", "audio", "builtinsEnabled", "contentText", "createBuiltinTools",
+    "elicitationToRequest", "expandEnvHeaders", "file", "finishReasonFor", "hasSystemMessage", "image", "listMcpTools",
+    "listSkills", "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic",
+    "openAIToolsToAnthropic", "parseMcpConfig", "part", "text", "toolCallsOf",
   ])
   assert.deepEqual(r.extra, [])
   assert.equal(r.separate, true)

@@ -70,8 +70,17 @@ test("part() checks fields; text() makes a text part", () => {
   assert.throws(() => text(5), refused("invalid_part", "text: expected a string, got a number"))
 })
 
-test("the lean build has the constructors too", () => {
-  assert.deepEqual(core.image(PNG, { mimeType: "image/png" }), image(PNG, { mimeType: "image/png" }))
+test("the lean build has no content parts, and says so where they come in", async () => {
+  assert.equal(core.image, undefined)
+  const toolkit = await core.createToolkit({
+    extraTools: [core.defineTool({ name: "camera", run: () => ({ output: "took one", parts: [image(PNG, { mimeType: "image/png" })] }) })],
+  })
+  const client = core.createInProcessClient({ model: "m", generate: () => ({ content: "x" }) })
+  await assert.rejects(client.run(["hi"], { toolkit }), refused("unsupported", 'run: a prompt of content parts needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"'))
+  assert.deepEqual(await toolkit.execute("camera", {}), {
+    output: 'Tool "camera" returned content parts, which need the full build (toolnexus-wasm, not toolnexus-wasm/core)',
+    isError: true,
+  })
 })
 
 test("ten megabytes of bytes become one base64 string", () => {

@@ -31,7 +31,7 @@ pub fn resume_input(
 ) -> RunInput {
     RunInput {
         toolkit: rig.toolkit(),
-        prompt: String::new(),
+        prompt: Default::default(),
         history,
         history_text: None,
         history_host: None,

@@ -39,3 +39,16 @@ define({ name: "typo", run: () => ({ ouput: "x", isError: false }) })
 // @ts-expect-error a function is not JSON
 const notJson: ToolReturn = () => "x"
 void notJson
+
+// Content parts: a Blob is read asynchronously, bytes and URLs at once; a prompt takes parts.
+import { image, file, text, part, type ContentPart, type Prompt } from "toolnexus-wasm"
+export async function parts(blob: Blob, bytes: Uint8Array): Promise<Prompt> {
+  const later: Promise<ContentPart> = image(blob)
+  const now: ContentPart = image(bytes, { mimeType: "image/png", maxPartBytes: 1_000_000 })
+  // @ts-expect-error a Blob's part is a promise, not a part
+  const wrong: ContentPart = file(blob)
+  // @ts-expect-error a part's type is one of four
+  part({ type: "video", mimeType: "video/mp4", url: "https://example.com/v.mp4" })
+  void wrong
+  return ["Compare", await later, now, text("and this"), image("https://example.com/a.png")]
+}

@@ -347,6 +347,12 @@ impl Llm {
         system: &str,
         stream: bool,
     ) -> Result<String, RunError> {
+        // Content parts become the provider's blocks here, in the request only (the full
+        // build's: the lean one refuses parts where they come in).
+        #[cfg(feature = "full")]
+        let wired = crate::core::wire::parts::for_wire(messages, self.dialect.name())?;
+        #[cfg(feature = "full")]
+        let messages = wired.as_deref().unwrap_or(messages);
         if !self.hooks.has_body_transform() {
             let template = self.requests.body(system, tools, stream, || {
                 BodyTemplate::new(&self.body(system, tools, stream))

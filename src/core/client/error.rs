@@ -54,6 +54,10 @@ pub enum RunError {
     /// use: a hook needs the messages, or the transport cannot put the text in.
     #[error("cannot continue the history: {0}")]
     HostHistory(String),
+    /// A content part of the transcript cannot be sent: it is not well-formed, or the
+    /// provider has no block for a part the caller attached. Nothing was sent.
+    #[error("{0}")]
+    Part(#[from] crate::core::parts::PartError),
     /// A retry would have waited past the run's deadline, so the call failed at once.
     #[error(
         "{cause}; a retry would wait {} ms, past the run's deadline (timeoutMs)",
@@ -85,6 +89,7 @@ impl RunError {
             RunError::PastDeadline { .. } => "timeout",
             RunError::InvalidResume(_) => "invalid_resume",
             RunError::HostHistory(_) => "invalid_options",
+            RunError::Part(e) => e.code(),
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod call;
 pub mod config;
 pub mod error;
 pub mod hooks;
+pub mod prompt;
 pub mod relay;
 pub mod request_cache;
 pub mod result;

@@ -87,6 +87,7 @@ pub fn relay_results(request: &Request, answer: &Answer) -> Vec<(String, ToolRes
                         .and_then(Value::as_bool)
                         .unwrap_or(false);
                     ToolResult {
+                        parts: None,
                         output: output.clone(),
                         is_error,
                         metadata: None,

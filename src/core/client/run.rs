@@ -12,6 +12,7 @@ use super::call::{CallContext, Llm};
 use super::config::ClientConfig;
 use super::error::RunError;
 use super::hooks::{Hooks, WaitFor};
+use super::prompt::Prompt;
 use super::request_cache::RequestCache;
 use super::result::{RunResult, Status, ToolCallRecord};
 use super::store::Store;
@@ -49,8 +50,8 @@ pub struct Client {
 pub struct RunInput {
     /// Where tool calls go.
     pub toolkit: Rc<Toolkit>,
-    /// The user's message.
-    pub prompt: String,
+    /// The user's message: text, or content parts.
+    pub prompt: Prompt,
     /// A transcript to continue.
     pub history: Vec<Message>,
     /// A transcript to continue given as the JSON text of a non-empty array, in place of
@@ -285,11 +286,13 @@ impl Client {
                 // A history the core does not hold: start as after a non-empty one (a dialect
                 // adds its system message only to an empty history), without the stand-in.
                 let stand_in = Message::from_value(Value::Null);
-                let mut started = self.dialect.start(&system, vec![stand_in.clone()], &prompt);
+                let mut started =
+                    self.dialect
+                        .start(&system, vec![stand_in.clone()], prompt.message());
                 started.retain(|m| *m != stand_in);
                 progress.messages = started;
             }
-            None => progress.messages = self.dialect.start(&system, history, &prompt),
+            None => progress.messages = self.dialect.start(&system, history, prompt.message()),
             Some(resume) => {
                 if let Some(request) = self
                     .resume_turn(&env, &mut progress, history, resume)

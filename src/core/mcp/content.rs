@@ -37,6 +37,7 @@ pub fn to_tool_result(result: &Value, server: &str) -> ToolResult {
         }
     };
     ToolResult {
+        parts: None,
         output,
         is_error,
         metadata: Some(metadata),

@@ -122,6 +122,7 @@ async fn render(set: &SkillSet, info: &SkillInfo) -> ToolResult {
     metadata.insert("name".into(), crate::json_value!(info.name));
     metadata.insert("dir".into(), crate::json_value!(dir));
     ToolResult {
+        parts: None,
         output: lines.join_with("\n"),
         is_error: false,
         metadata: Some(metadata),

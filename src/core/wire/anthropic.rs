@@ -9,6 +9,7 @@ use super::openai::{call_id, count, provider_error};
 use super::{Dialect, Reply, ToolCall, Usage, WireError};
 use crate::core::adapters::anthropic_text;
 use crate::core::json;
+use crate::core::json::record::Record;
 use crate::core::message::Message;
 use crate::core::spec::ToolSpec;
 use crate::core::types::ToolResult;
@@ -62,9 +63,9 @@ impl Dialect for Anthropic {
     }
 
     /// History plus the prompt; the system prompt never enters the messages.
-    fn start(&self, _system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message> {
+    fn start(&self, _system: &str, history: Vec<Message>, user: Message) -> Vec<Message> {
         let mut messages = history;
-        messages.push(Message::role_content("user", prompt));
+        messages.push(user);
         messages
     }
 
@@ -135,6 +136,7 @@ impl Dialect for Anthropic {
                 };
                 let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
                 let result = ToolResult {
+                    parts: None,
                     output,
                     is_error,
                     metadata: None,
@@ -205,10 +207,22 @@ fn tool_results_message(results: &[(String, ToolResult)]) -> Message {
         out.extend_from_slice(br#","content":"#);
         json::text::write_str(&mut out, &result.output);
         out.extend_from_slice(if result.is_error {
-            br#","is_error":true}"#
+            br#","is_error":true"#
         } else {
-            br#","is_error":false}"#
+            br#","is_error":false"#
         });
+        // A result's parts ride in its block, mapped when a request is written (wire::parts).
+        if let Some(parts) = result.parts.as_ref().filter(|p| !p.is_empty()) {
+            out.extend_from_slice(br#","parts":["#);
+            for (j, part) in parts.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                part.write_json(&mut out);
+            }
+            out.push(b']');
+        }
+        out.push(b'}');
     }
     out.extend_from_slice(b"]}");
     Message::from_canonical(String::from_utf8(out).unwrap_or_default())

@@ -6,6 +6,8 @@ mod body_template;
 pub mod openai;
 pub mod openai_chunk;
 pub mod openai_read;
+#[cfg(feature = "full")]
+pub mod parts;
 pub mod sse;
 pub mod stream;
 
@@ -100,9 +102,9 @@ pub trait Dialect {
     fn name(&self) -> &'static str;
     /// The JSON text of the tool list in this dialect's schema.
     fn tools(&self, specs: &[&ToolSpec]) -> String;
-    /// The transcript a run starts from: `history` (when non-empty) plus the user's `prompt`;
+    /// The transcript a run starts from: `history` (when non-empty) plus the `user` message;
     /// a dialect that keeps the system prompt in its messages adds it when history is empty.
-    fn start(&self, system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message>;
+    fn start(&self, system: &str, history: Vec<Message>, user: Message) -> Vec<Message>;
     /// The request body, keys in the reference order; without tools it omits `tools`. The
     /// `messages` and `tools` entries are `null` placeholders: the caller serializes its own
     /// transcript and tool list in their place (see [`body_json`]), so a turn copies neither.

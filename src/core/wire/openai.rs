@@ -3,6 +3,7 @@
 //! The system prompt travels as the first message; tool calls come back in
 //! `choices[0].message.tool_calls` with JSON-string arguments.
 
+use crate::core::json::build::AsJson;
 use crate::core::json::value::{Map, Value};
 
 use super::{openai_read, Dialect, Reply, ToolCall, Usage, WireError};
@@ -48,12 +49,12 @@ impl Dialect for OpenAi {
     }
 
     /// History plus the prompt; without history, the system message (when non-empty) first.
-    fn start(&self, system: &str, history: Vec<Message>, prompt: &str) -> Vec<Message> {
+    fn start(&self, system: &str, history: Vec<Message>, user: Message) -> Vec<Message> {
         let mut messages = history;
         if messages.is_empty() && !system.is_empty() {
             messages.push(Message::role_content("system", system));
         }
-        messages.push(Message::role_content("user", prompt));
+        messages.push(user);
         messages
     }
 
@@ -123,7 +124,20 @@ impl Dialect for OpenAi {
 
     fn append_tool_results(&self, results: &[(String, ToolResult)], transcript: &mut Vec<Message>) {
         let entries = results.iter();
-        transcript.extend(entries.map(|(id, result)| Message::tool_result(id, &result.output)));
+        transcript.extend(entries.map(|(id, result)| match &result.parts {
+            // A result's parts ride beside its text, mapped when a request is written
+            // (wire::parts); without them the message is the text alone, as always.
+            Some(parts) if !parts.is_empty() => {
+                let mut message = Map::new();
+                message.insert("role".into(), Value::String("tool".into()));
+                message.insert("tool_call_id".into(), Value::String(id.clone()));
+                message.insert("content".into(), Value::String(result.output.clone()));
+                let parts = parts.iter().map(AsJson::as_json).collect();
+                message.insert("parts".into(), Value::Array(parts));
+                Message::from_value(Value::Object(message))
+            }
+            _ => Message::tool_result(id, &result.output),
+        }));
     }
 }
 

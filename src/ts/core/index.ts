@@ -26,7 +26,7 @@ import { decoratorsWith } from "../../js/decorate.js"
 import { checked, instantiate, whenInstantiated } from "./instance.js"
 import type {
   AnthropicTool, AskOptions, ClassOf, AskResumeOptions, ClientOptions, ConversationOptions, ConversationStore, McpStatus, Message,
-  ResumeOptions, RunOptions, RunResult, ToolContext, WasmSource, DefineToolOptions, GeminiTools, HttpToolOptions, InProcessOptions, JSONSchema,
+  Prompt, ResumeOptions, RunOptions, RunResult, ToolContext, WasmSource, DefineToolOptions, GeminiTools, HttpToolOptions, InProcessOptions, JSONSchema,
   OpenAITool, PendingInput, RelayToolOptions, Request, StreamEvent, StreamOptions, ToolDecorator,
   ToolkitOptions, ToolLike, ToolResult,
 } from "./types.js"
@@ -45,7 +45,6 @@ export { ToolnexusError, isToolnexusError } from "../../js/errors.js"
  * compacts a transcript over budget, and {@link agents.estimateTokens}, its default estimator.
  */
 export * as agents from "../../js/agents.js"
-export { audio, file, image, part, text } from "./parts.js"
 
 // Every client's default store, and the class of every error the module throws.
 whenInstantiated(() => {
@@ -71,7 +70,7 @@ export function initializeWasm(source?: WasmSource): Promise<void> {
 /** The classes' members wasm-bindgen cannot write: a variadic method, an async iterator, a disposer. */
 interface Idioms {
   register(...tools: ToolLike[]): Toolkit
-  stream(prompt: string, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
+  stream(prompt: Prompt, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
   [Symbol.asyncDispose](): Promise<void>
 }
 const toolkitProto = glue.Toolkit.prototype as module.Toolkit & Pick<Idioms, "register" | typeof Symbol.asyncDispose>
@@ -201,7 +200,7 @@ export interface Client {
    * const r = await client.ask("What is my name?", { toolkit, id: "thread-1", onText: (t) => out.append(t) })
    * ```
    */
-  ask(prompt: string, ctx: AskOptions): Promise<RunResult>
+  ask(prompt: Prompt, ctx: AskOptions): Promise<RunResult>
   /**
    * The conversation store `ask` uses: the `store` option itself, else the client's own
    * `InMemoryConversationStore`.
@@ -248,7 +247,7 @@ export interface Client {
    * if (r.status === "pending") save(JSON.stringify(r))
    * ```
    */
-  run(prompt: string, ctx: RunOptions): Promise<RunResult>
+  run(prompt: Prompt, ctx: RunOptions): Promise<RunResult>
   /**
    * Runs the loop with streamed model calls; `for await` yields text deltas, tool calls and
    * results, `pending` (before `waitFor` runs), `usage` and finally `done` with the result.
@@ -258,7 +257,7 @@ export interface Client {
    * for await (const event of client.stream("Hi", { toolkit })) if (event.type === "text") out.append(event.text)
    * ```
    */
-  stream(prompt: string, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
+  stream(prompt: Prompt, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
 }
 /** The client class (made by {@link createClient}); for `instanceof`. */
 export const Client = glue.Client as unknown as ClassOf<Client>
@@ -313,7 +312,7 @@ export interface Conversation {
   /**
    * Sends the next user turn; resolves to the run's result.
    */
-  send(prompt: string): Promise<RunResult>
+  send(prompt: Prompt): Promise<RunResult>
   /**
    * The whole transcript so far (a copy).
    */

@@ -9,6 +9,13 @@ export interface ToolResult {
   isError: boolean
   /** Free-form extra data; `metadata.pending` marks a suspension. */
   metadata?: Record<string, unknown>
+  /**
+   * Images, files or audio the tool returns beside `output` (SPEC §1B): they reach the
+   * model as blocks where the provider takes them, while text-only consumers
+   * (compaction, estimates, older providers) see `output`. Absent, the result is
+   * byte-identical to one without parts.
+   */
+  parts?: ContentPart[]
 }
 
 /**

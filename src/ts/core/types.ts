@@ -1,5 +1,6 @@
 // The public types of the lean build (toolnexus-wasm/core); the full build's add to them
-// (../types.ts). The interfaces of its classes are beside their values, in ./index.ts. The records come from their Rust declarations (./records.ts, generated).
+// (../types.ts). The interfaces of its classes are beside their values, in ./index.ts; the
+// records come from their Rust declarations (./records.ts, generated).
 import type { Answer, MetricEvent, Request, RunResult, StreamEvent, ToolResult } from "./records.js"
 import type { Client, Conversation, Tool, Toolkit } from "./index.js"
 
@@ -31,21 +32,10 @@ export type ClassOf<T> = abstract new (...args: never[]) => T
 export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module
 
 /**
- * What {@link image}, {@link file} and {@link audio} read at once: bytes, a `data:` URL, an
- * `https:` URL (kept as a URL), or in Node and Deno a path. A `Blob` or `File` is read too, as a
- * promise.
+ * What `run`, `ask`, `stream` and a conversation's `send` take as the user's turn: text. (The
+ * full build's also takes content parts.)
  */
-export type PartSource = Uint8Array | ArrayBuffer | ArrayBufferView | string
-
-/** Options of {@link image}, {@link file} and {@link audio}. */
-export interface PartOptions {
-  /** The MIME type; else the source's (a Blob's `type`, a `data:` URL's), else its extension's. */
-  mimeType?: string
-  /** The part's file name; else the `File`'s or the path's. */
-  name?: string
-  /** The largest part accepted, in decoded bytes; a larger one throws `invalid_part`. */
-  maxPartBytes?: number
-}
+export type Prompt = string
 
 /** A JSON Schema object describing a tool's arguments. */
 export interface JSONSchema {

@@ -1,10 +1,10 @@
-// The content-part constructors (SPEC §1B): an image, a file or an audio clip as a part a
-// prompt or a tool result can carry. Each reads and base64-encodes its source at once (in the
+// The content-part constructors (SPEC §1B), in the full build: an image, a file or an audio
+// clip as a part a prompt or a tool result can carry. Each reads and base64-encodes its source at once (in the
 // module, one copy of the bytes), so a part is bytes or a URL, never a path or a handle, and
 // survives a stored transcript.
-import * as module from "#glue"
-import { ToolnexusError } from "../../js/errors.js"
-import { checked } from "./instance.js"
+import * as module from "#glue-full"
+import { ToolnexusError } from "../js/errors.js"
+import { checked } from "./core/instance.js"
 import type { ContentPart, PartOptions, PartSource } from "./types.js"
 
 const glue = checked(module)
@@ -39,13 +39,14 @@ function build(kind: "image" | "file" | "audio", source: PartSource | Blob, opti
   }
   // A URL (any scheme: the module refuses all but data:, http: and https:), else a path.
   if (/^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[a-z]:[\\/]/i.test(source)) return glue.__makePart(kind, source, undefined, options)
-  if (module.readBytes === undefined) {
+  const readBytes = module.readBytes
+  if (readBytes === undefined) {
     const message = `${kind}: "${source}" is a path, and reading a path needs Node or Deno: pass a File, bytes or a URL`
     throw new ToolnexusError("unsupported", message)
   }
   let bytes: Uint8Array
   try {
-    bytes = module.readBytes(source)
+    bytes = readBytes(source)
   } catch (e) {
     throw new ToolnexusError("invalid_part", `${kind}: cannot read "${source}": ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }

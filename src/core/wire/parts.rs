@@ -1,0 +1,186 @@
+//! Content parts on the wire (SPEC §8A). The transcript holds §1B parts, the same in both
+//! styles; a request maps them onto the provider's blocks at the last moment, so a stored
+//! transcript moves between providers unchanged. A part the caller attached (in a user
+//! message) that the provider cannot take fails the request before it is sent; one a tool
+//! returned becomes its placeholder text instead, since the caller never chose it. Under the
+//! `openai` style a `tool` message cannot hold an image, so the non-text parts of the tool
+//! results answering one assistant turn move, in call order, into one `user` message right
+//! after them; that message exists only in the request, never in the transcript.
+//!
+//! ```
+//! use toolnexus::core::message::Message;
+//! use toolnexus::core::wire::parts::for_wire;
+//! let plain = [Message::role_content("user", "hi")];
+//! assert!(for_wire(&plain, "openai").unwrap().is_none()); // nothing to map: sent as it is
+//! ```
+
+use crate::core::json::value::{Map, Value};
+use crate::core::message::Message;
+use crate::core::parts::{encode, placeholder, ContentPart, PartError};
+
+/// The messages as `style` takes them, or `None` when none holds a part (the common case,
+/// checked on the text without reading it).
+pub fn for_wire(messages: &[Message], style: &str) -> Result<Option<Vec<Message>>, PartError> {
+    if !messages.iter().any(may_hold_parts) {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(messages.len() + 1);
+    let mut moved: Vec<Value> = Vec::new();
+    // The tools the last assistant turn called, by call id, to label the parts that move.
+    let mut called: Vec<(String, String)> = Vec::new();
+    for message in messages {
+        let value = message.value();
+        let role = value.get("role").and_then(Value::as_str);
+        if role == Some("tool") {
+            out.push(tool_message(value, style, &called, &mut moved)?);
+            continue;
+        }
+        if let Some(Value::Array(calls)) = value.get("tool_calls") {
+            called = calls.iter().filter_map(call_name).collect();
+        }
+        flush(&mut out, &mut moved);
+        match value.get("content") {
+            Some(Value::Array(content)) if may_hold_parts(message) => {
+                let attached = role == Some("user");
+                let blocks = content
+                    .iter()
+                    .map(|block| content_block(block, style, attached))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut map = value.as_object().cloned().unwrap_or_default();
+                map.insert("content".into(), Value::Array(blocks));
+                out.push(Message::from_value(Value::Object(map)));
+            }
+            _ => out.push(message.clone()),
+        }
+    }
+    flush(&mut out, &mut moved);
+    Ok(Some(out))
+}
+
+/// Whether a message's text may hold a part: a part of bytes or a URL has a `mimeType`, a
+/// tool result's parts are under `parts`.
+fn may_hold_parts(message: &Message) -> bool {
+    let text = message.text();
+    // The crate's own search: `str::contains` would pull in the Two-Way searcher (4.6 KiB).
+    let has = |key: &str| crate::core::text::find(text, key).is_some();
+    has("\"mimeType\"") || has("\"parts\"")
+}
+
+/// A canonical part (its `type` a part type and, but for text, a `mimeType`), else `None` for
+/// a provider's own block, which goes as it is.
+fn canonical(block: &Value) -> Option<ContentPart> {
+    let kind = block.get("type")?.as_str()?;
+    let is_part = match kind {
+        "text" => block.get("text").is_some_and(Value::is_string),
+        "image" | "file" | "audio" => block.get("mimeType").is_some_and(Value::is_string),
+        _ => false,
+    };
+    if !is_part {
+        return None;
+    }
+    ContentPart::from_json(block.clone()).ok()
+}
+
+/// A part's block in `style`: an attached part that does not fit fails, a tool's becomes
+/// its placeholder text.
+fn encoded(part: &ContentPart, style: &str, attached: bool) -> Result<Value, PartError> {
+    if attached {
+        part.validate()?;
+        return encode::block(part, style);
+    }
+    match part.validate().and_then(|()| encode::block(part, style)) {
+        Ok(block) => Ok(block),
+        Err(_) => encode::block(&ContentPart::text(placeholder(part)), style),
+    }
+}
+
+/// One block of a message's content: a part mapped, a `tool_result` with parts given them
+/// after its text, anything else as it is.
+fn content_block(block: &Value, style: &str, attached: bool) -> Result<Value, PartError> {
+    if block.get("type").and_then(Value::as_str) == Some("tool_result") {
+        if let Some(Value::Array(parts)) = block.get("parts") {
+            let mut map = block.as_object().cloned().unwrap_or_default();
+            map.remove("parts");
+            let text = map
+                .get("content")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let mut content = vec![encode::block(&ContentPart::text(text), style)?];
+            for part in parts.iter().filter_map(canonical) {
+                content.push(encoded(&part, style, false)?);
+            }
+            map.insert("content".into(), Value::Array(content));
+            return Ok(Value::Object(map));
+        }
+        return Ok(block.clone());
+    }
+    match canonical(block) {
+        Some(part) if part.kind != "text" => encoded(&part, style, attached),
+        _ => Ok(block.clone()),
+    }
+}
+
+/// An OpenAI tool call's id and function name.
+fn call_name(call: &Value) -> Option<(String, String)> {
+    let id = call.get("id")?.as_str()?;
+    let name = call.get("function")?.get("name")?.as_str()?;
+    Some((id.to_owned(), name.to_owned()))
+}
+
+/// A `tool` message without its `parts` (and `name`): its text parts join its content, the
+/// others move to the `user` message after the turn's results, labelled with the call (its
+/// tool's name from the message, else from the assistant turn that called it).
+fn tool_message(
+    value: &Value,
+    style: &str,
+    called: &[(String, String)],
+    moved: &mut Vec<Value>,
+) -> Result<Message, PartError> {
+    let Some(Value::Array(parts)) = value.get("parts") else {
+        return Ok(Message::from_value(value.clone()));
+    };
+    let mut map: Map<String, Value> = value.as_object().cloned().unwrap_or_default();
+    map.remove("parts");
+    let name = map.remove("name");
+    let parts: Vec<ContentPart> = parts.iter().filter_map(canonical).collect();
+    let texts: Vec<&ContentPart> = parts.iter().filter(|p| p.kind == "text").collect();
+    if !texts.is_empty() {
+        let output = map
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let mut content = vec![encode::block(&ContentPart::text(output), style)?];
+        for part in texts {
+            content.push(encoded(part, style, false)?);
+        }
+        map.insert("content".into(), Value::Array(content));
+    }
+    let id = map
+        .get("tool_call_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let name = name.as_ref().and_then(Value::as_str).or_else(|| {
+        called
+            .iter()
+            .find(|(call, _)| call == id)
+            .map(|(_, name)| name.as_str())
+    });
+    let label = format!("Output of tool {} ({id}):", name.unwrap_or_default());
+    for part in parts.iter().filter(|p| p.kind != "text") {
+        moved.push(encode::block(&ContentPart::text(label.clone()), style)?);
+        moved.push(encoded(part, style, false)?);
+    }
+    Ok(Message::from_value(Value::Object(map)))
+}
+
+/// The moved parts, as one `user` message, once the turn's tool messages end.
+fn flush(out: &mut Vec<Message>, moved: &mut Vec<Value>) {
+    if !moved.is_empty() {
+        let mut map = Map::new();
+        map.insert("role".into(), Value::String("user".into()));
+        map.insert("content".into(), Value::Array(std::mem::take(moved)));
+        out.push(Message::from_value(Value::Object(map)));
+    }
+}
