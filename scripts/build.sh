@@ -92,6 +92,7 @@ swap() {
   mv "$1" "$2"
   rm -rf "$old"
 }
+mkdir -p pkg/core # a fresh clone has only pkg/'s manifest and README
 for target in web node node-esm; do
   swap "$stage/full/$target" "pkg/$target"
   swap "$stage/core/$target" "pkg/core/$target"

@@ -1,11 +1,12 @@
 //! A `tools/call` result as a ToolResult (SPEC §0.4): `isError` joins its non-blank text parts
 //! with a blank line (or says the tool failed), `structuredContent` is its JSON text (as
-//! `JSON.stringify` writes it), otherwise text parts join with `\n` and every other part is
-//! described in place and kept raw in `metadata.content`.
+//! `JSON.stringify` writes it), otherwise text entries join with `\n` (then embedded resources'
+//! text); images, audio, resource links and binary resources become content parts.
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-use toolnexus::core::mcp::content::{describe, to_tool_result, NO_ERROR_TEXT};
+use toolnexus::core::json::record::Record;
+use toolnexus::core::mcp::content::{to_tool_result, NO_ERROR_TEXT};
 use toolnexus::{core::json::value::Value, json};
 
 fn out(result: Value) -> (String, bool) {
@@ -62,21 +63,54 @@ fn structured_content_is_written_as_javascript_would() {
 }
 
 #[test]
-fn other_parts_are_described_in_place_and_kept() {
-    let parts = json!([
+fn other_entries_become_content_parts_on_every_branch() {
+    let content = json!([
         {"type": "text", "text": "look:"},
         {"type": "image", "mimeType": "image/png", "data": "AAAA"},
         {"type": "audio", "mimeType": "audio/wav", "data": "AAAAAA=="},
         {"type": "resource", "resource": {"uri": "memo://1", "text": "the memo"}},
-        {"type": "resource", "resource": {"uri": "file:///a.bin", "mimeType": "application/octet-stream", "blob": "AAAAAAAA"}},
-        {"type": "resource_link", "uri": "file:///r.md", "name": "readme", "description": "the docs"},
+        {"type": "resource", "resource": {"uri": "file:///a.bin", "mimeType": "application/pdf", "blob": "AAAAAAAA"}},
+        {"type": "resource_link", "uri": "https://x.test/r.md", "name": "readme", "description": "the docs"},
         {"type": "hologram"}
     ]);
-    let r = to_tool_result(&json!({"content": parts}), "srv");
-    assert_eq!(r.output, "look:\n[image: image/png, 3 bytes]\n[audio: audio/wav, 4 bytes]\n[resource: memo://1]\nthe memo\n[resource: file:///a.bin, application/octet-stream, 6 bytes]\n[resource link: readme file:///r.md: the docs]\n[hologram content]");
-    assert_eq!(r.metadata.unwrap()["content"], parts);
+    let r = to_tool_result(&json!({"content": content}), "srv");
+    assert_eq!(r.output, "look:\nthe memo\n[hologram content]");
+    let parts: Vec<String> = r.parts.unwrap().iter().map(Record::to_json_text).collect();
     assert_eq!(
-        describe(&json!({"type": "resource_link", "uri": "u"})),
-        "[resource link: u]"
+        parts,
+        [
+            r#"{"type":"image","mimeType":"image/png","data":"AAAA"}"#,
+            r#"{"type":"audio","mimeType":"audio/wav","data":"AAAAAA=="}"#,
+            r#"{"type":"file","mimeType":"application/pdf","data":"AAAAAAAA","name":"file:///a.bin"}"#,
+            r#"{"type":"file","mimeType":"application/octet-stream","url":"https://x.test/r.md","name":"readme"}"#,
+        ]
+    );
+    assert_eq!(Value::Object(r.metadata.unwrap()), json!({"server": "srv"}));
+
+    // Parts only: output says what they are, never an empty string.
+    let only = to_tool_result(
+        &json!({"content": [{"type": "image", "mimeType": "image/png", "data": "AAAA"}]}),
+        "srv",
+    );
+    assert_eq!(only.output, "image (image/png, 3 bytes)");
+    // The error and structuredContent branches keep their parts too.
+    let error = to_tool_result(
+        &json!({"isError": true, "content": [{"type": "text", "text": "bad"}, {"type": "image", "mimeType": "image/png", "data": "AAAA"}]}),
+        "srv",
+    );
+    assert_eq!(
+        (error.output.as_str(), error.parts.map(|p| p.len())),
+        ("bad", Some(1))
+    );
+    let structured = to_tool_result(
+        &json!({"structuredContent": {"a": 1}, "content": [{"type": "audio", "mimeType": "audio/wav", "data": "AAAA"}]}),
+        "srv",
+    );
+    assert_eq!(
+        (
+            structured.output.as_str(),
+            structured.parts.map(|p| p.len())
+        ),
+        (r#"{"a":1}"#, Some(1))
     );
 }

@@ -48,8 +48,14 @@ test("calls map text, structured content, errors and other content; both answer 
     assert.deepEqual(await toolkit.execute("s_fail", {}), { output: "it broke\n\nbadly", isError: true, metadata: { server: "s" } })
     assert.equal((await toolkit.execute("s_get_weather", { city: "Oslo" })).output, "Sunny in Oslo")
     const mixed = await toolkit.execute("s_mixed", {})
-    assert.equal(mixed.output, "here it is\n[image: image/png, 70 bytes]\n[resource link: readme file:///docs/readme.md]\n[resource: memo://1]\nmemo text")
-    assert.equal(mixed.metadata.content.length, 4)
+    // An image and a resource link become content parts (the link a file by URL); the embedded
+    // resource's text joins the output (SPEC §0.4, §1B).
+    assert.equal(mixed.output, "here it is\nmemo text")
+    assert.deepEqual(mixed.parts.map((p) => [p.type, p.mimeType, p.url ?? `${p.data.length} base64 chars`, p.name]), [
+      ["image", "image/png", "96 base64 chars", undefined],
+      ["file", "application/octet-stream", "file:///docs/readme.md", "readme"],
+    ])
+    assert.deepEqual(mixed.metadata, { server: "s" })
     const invalid = await toolkit.execute("s_echo", { text: 5 })
     assert.equal(invalid.isError, true)
     assert.match(invalid.output, /^Invalid arguments for tool "s_echo": /)

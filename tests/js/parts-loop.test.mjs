@@ -122,3 +122,29 @@ test("a halted run holding an image is plain JSON and resumes with it", async ()
   assert.equal(done.text, "thanks")
   assert.deepEqual(seen.at(-1)[0].content[1], { type: "image_url", image_url: { url: DATA_URL } })
 })
+
+test("an MCP server's image reaches the model as a block; its file link, which OpenAI cannot take by URL, as a placeholder", async () => {
+  const { startMcpServer } = await import("./support/mcp-server.mjs")
+  const server = await startMcpServer()
+  try {
+    const toolkit = await createToolkit({ builtins: false, mcpConfig: { mcpServers: { s: { url: server.url("/mcp") } } } })
+    const seen = []
+    let turn = 0
+    const client = createInProcessClient({
+      model: "m",
+      generate: ({ messages }) => (seen.push(messages), turn++ === 0 ? { toolCalls: [{ id: "c1", name: "s_mixed", arguments: {} }] } : { content: "seen" }),
+    })
+    const r = await client.run("show me", { toolkit })
+    assert.equal(r.text, "seen")
+    const moved = seen[1].at(-1)
+    assert.equal(moved.role, "user")
+    assert.deepEqual(moved.content.map((b) => b.type === "text" ? b.text : b.type), [
+      "Output of tool s_mixed (c1):", "image_url",
+      "Output of tool s_mixed (c1):", "[unsupported file part (application/octet-stream, 0 bytes)]",
+    ])
+    assert.match(moved.content[1].image_url.url, /^data:image\/png;base64,iVBORw0KGgo/)
+    await toolkit.close()
+  } finally {
+    await server.close()
+  }
+})

@@ -1,9 +1,11 @@
-//! A `tools/call` result as a `ToolResult` (SPEC §0.4): `isError` → an error with the joined
-//! text; `structuredContent` → its JSON text; otherwise the text parts joined with `\n`. Parts
-//! that are not text (images, audio, resources, resource links) are described in place rather
-//! than dropped, and the raw content is kept in `metadata.content` for the host.
+//! A `tools/call` result as a `ToolResult` (SPEC §0.4, §1B): `isError` → an error with the
+//! joined text; `structuredContent` → its JSON text; otherwise the text entries joined with
+//! `\n`, then the text of embedded resources. Images, audio, resource links and embedded
+//! binary resources become content parts (`parts`) on every branch, their base64 passed
+//! through as the server sent it; a result of parts only says what they are in `output`.
 
 use crate::core::json::value::{Map, Value};
+use crate::core::parts::{describe, ContentPart};
 use crate::core::text::JoinWith;
 
 use crate::core::jsfmt;
@@ -18,29 +20,87 @@ pub const NO_ERROR_TEXT: &str = "MCP tool returned an error";
 /// # use toolnexus::core::mcp::content::to_tool_result;
 /// let r = to_tool_result(&toolnexus::json!({"content": [{"type": "text", "text": "hi"}]}), "docs");
 /// assert_eq!((r.output.as_str(), r.is_error), ("hi", false));
+/// let shot = to_tool_result(&toolnexus::json!({"content": [{"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}]}), "docs");
+/// assert_eq!(shot.output, "image (image/png, 8 bytes)");
+/// assert_eq!(shot.parts.unwrap()[0].data.as_deref(), Some("iVBORw0KGgo="));
 /// ```
 pub fn to_tool_result(result: &Value, server: &str) -> ToolResult {
     let content = result.get("content");
     let items: &[Value] = content.and_then(Value::as_array).map_or(&[], Vec::as_slice);
     let mut metadata = Map::new();
     metadata.insert("server".into(), Value::String(server.to_owned()));
-    let has_other = items.iter().any(|item| text_of(item).is_none());
-    if has_other {
-        metadata.insert("content".into(), Value::Array(items.to_vec()));
-    }
+    let parts: Vec<ContentPart> = items.iter().filter_map(part_of).collect();
     let (output, is_error) = if result.get("isError") == Some(&Value::Bool(true)) {
         (error_text(items), true)
     } else {
         match result.get("structuredContent") {
             Some(structured) if !structured.is_null() => (jsfmt::stringify(structured), false),
-            _ => (joined(items), false),
+            _ => {
+                let text = joined(items);
+                match text.is_empty() {
+                    true => (
+                        parts
+                            .iter()
+                            .map(describe)
+                            .collect::<Vec<_>>()
+                            .join_with("\n"),
+                        false,
+                    ),
+                    false => (text, false),
+                }
+            }
         }
     };
     ToolResult {
-        parts: None,
         output,
         is_error,
         metadata: Some(metadata),
+        parts: (!parts.is_empty()).then_some(parts),
+    }
+}
+
+/// The part an entry is: an image or audio clip as its data, a resource link as a file by
+/// URL, an embedded binary resource as a file's data. Text goes to `output` instead.
+fn part_of(item: &Value) -> Option<ContentPart> {
+    let part = |kind: &str,
+                mime: Option<&str>,
+                data: Option<&str>,
+                url: Option<&str>,
+                name: Option<&str>| ContentPart {
+        kind: kind.to_owned(),
+        text: None,
+        mime_type: Some(mime.unwrap_or("application/octet-stream").to_owned()),
+        data: data.map(str::to_owned),
+        url: url.map(str::to_owned),
+        name: name.map(str::to_owned),
+    };
+    match field(item, "type")? {
+        kind @ ("image" | "audio") => {
+            let (data, mime) = (item.get("data")?.as_str()?, item.get("mimeType")?.as_str()?);
+            Some(part(kind, Some(mime), Some(data), None, None))
+        }
+        "resource_link" => {
+            let uri = field(item, "uri")?;
+            Some(part(
+                "file",
+                field(item, "mimeType"),
+                None,
+                Some(uri),
+                field(item, "name"),
+            ))
+        }
+        "resource" => {
+            let resource = item.get("resource")?;
+            let blob = resource.get("blob")?.as_str()?;
+            Some(part(
+                "file",
+                field(resource, "mimeType"),
+                Some(blob),
+                None,
+                field(resource, "uri"),
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -66,61 +126,25 @@ fn error_text(items: &[Value]) -> String {
     }
 }
 
-/// Every part in order, text as it is and the rest described, joined with `\n`.
+/// The text entries joined with `\n`, then the text of embedded resources (text the server
+/// meant the model to read, not an attachment).
 fn joined(items: &[Value]) -> String {
-    items
-        .iter()
-        .map(|item| match text_of(item) {
-            Some(text) => text.to_owned(),
-            None => describe(item),
-        })
-        .collect::<Vec<_>>()
-        .join_with("\n")
+    let embedded = items.iter().filter_map(|item| match field(item, "type") {
+        Some("resource") => item
+            .get("resource")?
+            .get("text")?
+            .as_str()
+            .map(str::to_owned),
+        // An entry of a type no part or text takes is named, never dropped silently.
+        Some("text" | "image" | "audio" | "resource_link") => None,
+        other => Some(format!("[{} content]", other.unwrap_or("unknown"))),
+    });
+    let texts = items.iter().filter_map(text_of).map(str::to_owned);
+    texts.chain(embedded).collect::<Vec<_>>().join_with("\n")
 }
 
 fn field<'a>(item: &'a Value, key: &str) -> Option<&'a str> {
     item.get(key)
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
-}
-
-/// Decoded size of base64 text.
-fn base64_bytes(data: &str) -> usize {
-    let len = data.trim_end_matches('=').len();
-    len * 3 / 4
-}
-
-/// A one-line description of a content part that is not text.
-///
-/// ```
-/// # use toolnexus::core::mcp::content::describe;
-/// let part = toolnexus::json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="});
-/// assert_eq!(describe(&part), "[image: image/png, 8 bytes]");
-/// ```
-pub fn describe(item: &Value) -> String {
-    let kind = field(item, "type").unwrap_or("unknown");
-    match kind {
-        "image" | "audio" => {
-            let mime = field(item, "mimeType").unwrap_or(kind);
-            let size = field(item, "data").map_or(0, base64_bytes);
-            format!("[{kind}: {mime}, {size} bytes]")
-        }
-        "resource" => {
-            let resource = item.get("resource").unwrap_or(&Value::Null);
-            let uri = field(resource, "uri").unwrap_or("(no uri)");
-            if let Some(text) = resource.get("text").and_then(Value::as_str) {
-                return format!("[resource: {uri}]\n{text}");
-            }
-            let mime = field(resource, "mimeType").map_or(String::new(), |m| format!(", {m}"));
-            let size = field(resource, "blob").map_or(0, base64_bytes);
-            format!("[resource: {uri}{mime}, {size} bytes]")
-        }
-        "resource_link" => {
-            let uri = field(item, "uri").unwrap_or("(no uri)");
-            let name = field(item, "name").map_or(String::new(), |n| format!("{n} "));
-            let about = field(item, "description").map_or(String::new(), |d| format!(": {d}"));
-            format!("[resource link: {name}{uri}{about}]")
-        }
-        other => format!("[{other} content]"),
-    }
 }
