@@ -2,7 +2,7 @@
 // Every run halts on a suspension (there is no waitFor): the halted RunResult goes to IndexedDB
 // *before* the page asks the user, so a reload or a sign-in redirect never loses it, and the
 // answer resumes it with runWithAnswer. Transcripts live in IndexedDB too (the client's store).
-import { createToolkit, IndexedDbConversationStore } from "/pkg/index.js"
+import { createToolkit, image, IndexedDbConversationStore, isToolnexusError } from "/pkg/index.js"
 import { ALL_TOOLS } from "./demo-tools.js"
 import { askFor, haltedArgs } from "./suspend.js"
 import { describe, loadSettings, makeClient, setUpSettings } from "./settings.js"
@@ -169,11 +169,59 @@ async function startOver() {
   render([], undefined)
 }
 
+/** Images waiting to go with the next message: content parts, made as they are dropped. */
+let attachments = []
+
+function showAttachments() {
+  const box = $("#attachments")
+  box.replaceChildren(
+    ...attachments.map((part, i) => {
+      const remove = Object.assign(document.createElement("button"), { type: "button", textContent: "×", ariaLabel: `Remove ${part.name ?? "image"}` })
+      remove.addEventListener("click", () => (attachments.splice(i, 1), showAttachments()))
+      const img = Object.assign(document.createElement("img"), { src: `data:${part.mimeType};base64,${part.data}`, alt: part.name ?? "image" })
+      const item = Object.assign(document.createElement("div"), { className: "attachment" })
+      item.append(img, remove)
+      return item
+    }),
+  )
+  box.hidden = attachments.length === 0
+}
+
+/** Files dropped, pasted or picked: each image becomes a part (a bad one is reported, not sent). */
+async function attach(files) {
+  for (const file of files) {
+    if (!file.type.startsWith("image/")) continue
+    try {
+      attachments.push(await image(file, { maxPartBytes: 5_000_000 }))
+    } catch (error) {
+      showError(isToolnexusError(error) ? error : new Error(String(error)))
+    }
+  }
+  showAttachments()
+}
+
+$("#attach").addEventListener("change", (event) => attach([...event.target.files]).then(() => (event.target.value = "")))
+$("#composer").addEventListener("dragover", (event) => (event.preventDefault(), $("#composer").classList.add("dropping")))
+$("#composer").addEventListener("dragleave", () => $("#composer").classList.remove("dropping"))
+$("#composer").addEventListener("drop", (event) => {
+  event.preventDefault()
+  $("#composer").classList.remove("dropping")
+  attach([...(event.dataTransfer?.files ?? [])])
+})
+$("#prompt").addEventListener("paste", (event) => {
+  const files = [...(event.clipboardData?.files ?? [])]
+  if (files.length) (event.preventDefault(), attach(files))
+})
+
 $("#composer").addEventListener("submit", (event) => {
   event.preventDefault()
-  const prompt = $("#prompt").value.trim()
-  if (!prompt || document.body.dataset.state !== "idle") return
+  const text = $("#prompt").value.trim()
+  if ((!text && attachments.length === 0) || document.body.dataset.state !== "idle") return
+  // With images, the prompt is content parts: the text first, then each image.
+  const prompt = attachments.length ? [...(text ? [text] : []), ...attachments] : text
   $("#prompt").value = ""
+  attachments = []
+  showAttachments()
   guarded(() => send(prompt))
 })
 $("#prompt").addEventListener("keydown", (event) => {

@@ -82,9 +82,31 @@ function afterTool(name, args, output) {
   return `The ${name} tool said: ${output}`
 }
 
+/** An image's pixel size from its first bytes (PNG and GIF headers), when it says. */
+function pixels(bytes) {
+  const at = (i) => bytes.charCodeAt(i)
+  if (bytes.startsWith("\x89PNG")) return [(at(16) << 24) | (at(17) << 16) | (at(18) << 8) | at(19), (at(20) << 24) | (at(21) << 16) | (at(22) << 8) | at(23)]
+  if (bytes.startsWith("GIF8")) return [at(6) | (at(7) << 8), at(8) | (at(9) << 8)]
+  return undefined
+}
+
+/** What the demo model can tell of an image it was sent (an OpenAI `image_url` block). */
+function describeImage(block) {
+  const [, mime, data] = block.image_url.url.match(/^data:([^;,]+);base64,(.*)$/) ?? []
+  if (!data) return `an image at ${block.image_url.url}`
+  const size = Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0)
+  const dims = pixels(atob(data.slice(0, 44)))
+  return `${mime}, ${size.toLocaleString("en")} bytes${dims ? `, ${dims[0]}×${dims[1]} pixels` : ""}`
+}
+
 /** The scripted model: the in-process `generate` contract. */
 export function generate({ messages }) {
   const last = messages.at(-1)
+  const images = Array.isArray(last?.content) ? last.content.filter((b) => b.type === "image_url") : []
+  if (last?.role === "user" && images.length) {
+    const seen = images.map(describeImage)
+    return { content: `I see ${images.length === 1 ? "an image" : `${images.length} images`}: ${seen.join("; ")}. (The demo model reads only an image's type and size; a real model sees it.)` }
+  }
   if (last?.role !== "tool") return route(String(last?.content ?? ""))
   const turn = messages.findLast((m) => m.role === "assistant" && m.tool_calls?.length)
   const replies = (turn?.tool_calls ?? []).map((c) => {

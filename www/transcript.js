@@ -20,6 +20,13 @@ const parse = (text) => {
   }
 }
 const textOf = (content) => (Array.isArray(content) ? content.map((b) => b.text ?? "").join("") : String(content ?? ""))
+/** A content part's image as a URL an <img> shows: its own URL, or its data as a data: URL. */
+const imageSrc = (part) => part.url ?? `data:${part.mimeType};base64,${part.data}`
+/** A user's turn as an item: its text and the images it carries (content parts). */
+const userItem = (content) =>
+  Array.isArray(content)
+    ? { kind: "user", text: textOf(content.filter((b) => b.type === "text")), images: content.filter((b) => b.type === "image").map(imageSrc) }
+    : { kind: "user", text: String(content ?? "") }
 const refused = (output) => /^(declined\/expired|unresolved): /.test(output)
 
 /** The transcript as items: `{kind: "user"|"assistant", text}` and `{kind: "tool", id, name, args, output?, state}`. */
@@ -36,12 +43,9 @@ export function itemsOf(messages, pending) {
   }
   for (const m of messages ?? []) {
     if (m.role === "tool") attach(m.tool_call_id, String(m.content ?? ""), false)
-    else if (m.role === "user" && Array.isArray(m.content)) {
-      for (const b of m.content) {
-        if (b.type === "tool_result") attach(b.tool_use_id, textOf(b.content), b.is_error === true)
-        else if (b.type === "text") items.push({ kind: "user", text: b.text })
-      }
-    } else if (m.role === "user") items.push({ kind: "user", text: String(m.content ?? "") })
+    else if (m.role === "user" && Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result")) {
+      for (const b of m.content) if (b.type === "tool_result") attach(b.tool_use_id, textOf(b.content), b.is_error === true)
+    } else if (m.role === "user") items.push(userItem(m.content))
     else if (m.role === "assistant") {
       const blocks = Array.isArray(m.content) ? m.content : []
       const text = Array.isArray(m.content) ? textOf(blocks.filter((b) => b.type === "text")) : String(m.content ?? "")
@@ -82,7 +86,7 @@ function bubble(item) {
     "div",
     { className: `msg ${item.kind}` },
     item.kind === "assistant" ? el("div", { className: "avatar", ariaHidden: "true" }, "tn") : null,
-    el("div", { className: "bubble", ariaLabel: who }, item.text),
+    el("div", { className: "bubble", ariaLabel: who }, item.text, ...(item.images ?? []).map((src) => el("img", { className: "part", src, alt: "attached image" }))),
   )
 }
 
@@ -121,8 +125,8 @@ export class LiveTurn {
     return node
   }
 
-  user(text) {
-    this.add(bubble({ kind: "user", text }))
+  user(prompt) {
+    this.add(bubble(userItem(prompt)))
     this.typing = this.add(el("div", { className: "msg assistant typing" }, el("div", { className: "avatar" }, "tn"), el("div", { className: "bubble" }, el("span", { className: "dots" }, el("i"), el("i"), el("i")))))
   }
 
