@@ -400,3 +400,24 @@ fn a_result_writes_its_record_json() {
         r#"{"text":"x","toolCalls":[],"finishReason":"stop","usage":{"promptTokens":0,"completionTokens":0,"totalTokens":0},"model":"m","raw":{"content":[{"type":"text","text":"x"}],"stop_reason":"end_turn"}}"#
     );
 }
+
+#[test]
+fn content_parts_become_anthropic_blocks_and_nothing_is_dropped() {
+    let png = json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="});
+    let wav = json!({"type": "audio", "mimeType": "audio/wav", "data": "UklGRg=="});
+    let (messages, _) = openai_messages_to_anthropic(&json!([
+        {"role": "user", "content": [{"type": "text", "text": "What "}, png, {"type": "text", "text": "is this?"}, wav]},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "shot", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "took one"}, png]},
+        {"role": "user", "content": [png]},
+    ]));
+    let image = json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}});
+    assert_eq!(messages[0], json!({"role": "user", "content": [
+        {"type": "text", "text": "What is this?"},
+        image,
+        {"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"},
+    ]}));
+    assert_eq!(messages[2]["content"][0]["content"], json!([{"type": "text", "text": "took one"}, image]));
+    // An array of parts only (no text) is not dropped: its blocks go alone.
+    assert_eq!(messages[3], json!({"role": "user", "content": [image]}));
+}

@@ -148,3 +148,13 @@ test("an MCP server's image reaches the model as a block; its file link, which O
     await server.close()
   }
 })
+
+test("translate: an OpenAI request's content parts reach an Anthropic model as image blocks", async () => {
+  const { client, bodies } = anthropic([[{ type: "text", text: "a PNG" }]])
+  const r = await client.translate({ messages: [{ role: "user", content: [{ type: "text", text: "What is this?" }, shot] }] })
+  assert.equal(r.text, "a PNG")
+  assert.deepEqual(bodies[0].messages, [{ role: "user", content: [
+    { type: "text", text: "What is this?" },
+    { type: "image", source: { type: "base64", media_type: "image/png", data: B64 } },
+  ] }])
+})

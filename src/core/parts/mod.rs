@@ -185,6 +185,27 @@ impl ContentPart {
     }
 }
 
+/// The part a content block is when it is a §1B part (its `type` a part type and, but for
+/// text, a `mimeType`), else `None`: a provider's own block is not one.
+///
+/// ```
+/// # use toolnexus::core::parts::from_block;
+/// assert!(from_block(&toolnexus::json!({"type": "image", "mimeType": "image/png", "url": "https://x.test/a.png"})).is_some());
+/// assert!(from_block(&toolnexus::json!({"type": "image_url", "image_url": {"url": "https://x.test/a.png"}})).is_none());
+/// ```
+pub fn from_block(block: &crate::core::json::value::Value) -> Option<ContentPart> {
+    use crate::core::json::value::Value;
+    let is_part = match block.get("type")?.as_str()? {
+        "text" => block.get("text").is_some_and(Value::is_string),
+        "image" | "file" | "audio" => block.get("mimeType").is_some_and(Value::is_string),
+        _ => false,
+    };
+    if !is_part {
+        return None;
+    }
+    ContentPart::from_json(block.clone()).ok()
+}
+
 /// The decoded length of standard base64 text, from its length and padding.
 ///
 /// ```

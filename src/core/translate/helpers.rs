@@ -4,6 +4,7 @@
 
 use crate::core::jsfmt::{string_of, stringify};
 use crate::core::json::value::{Map, Value};
+use crate::core::parts::{encode, from_block, placeholder, ContentPart};
 
 use super::TranslatedToolCall;
 
@@ -172,7 +173,21 @@ pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
             Some("tool" | "function") => {
                 let mut block = Map::new();
                 block.insert("type".into(), Value::String("tool_result".into()));
-                block.insert("content".into(), Value::String(content_text(content)));
+                let text = Value::String(content_text(content));
+                let media = media_blocks(content);
+                // A result's parts go inside its tool_result, after its text (§8A).
+                block.insert(
+                    "content".into(),
+                    match media.is_empty() {
+                        true => text,
+                        false => Value::Array(
+                            [crate::json_value!({"type": "text", "text": text})]
+                                .into_iter()
+                                .chain(media)
+                                .collect(),
+                        ),
+                    },
+                );
                 if let Some(id) = m.get("tool_call_id").filter(|id| truthy(id)) {
                     block.insert("tool_use_id".into(), Value::String(string_of(id)));
                 }
@@ -199,7 +214,24 @@ pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
             _ => {
                 flush(&mut out, &mut results);
                 let text = content_text(content);
-                if !text.is_empty() {
+                if let (Some(blocks), false) =
+                    (content.as_array(), media_blocks(content).is_empty())
+                {
+                    // Content parts: the text parts joined first, then every other block in
+                    // order, a part as its Anthropic block.
+                    let lead = (!text.is_empty())
+                        .then(|| crate::json_value!({"type": "text", "text": text}));
+                    let rest = blocks.iter().filter_map(|b| match from_block(b) {
+                        Some(part) if part.kind == "text" => None,
+                        Some(part) => Some(anthropic_part(&part)),
+                        None if b.get("type").and_then(Value::as_str) == Some("text") => None,
+                        None => Some(b.clone()),
+                    });
+                    out.push(turn(
+                        "user",
+                        Value::Array(lead.into_iter().chain(rest).collect()),
+                    ));
+                } else if !text.is_empty() {
                     out.push(turn("user", Value::String(text)));
                 } else if content.as_array().is_some_and(|parts| !parts.is_empty()) {
                     out.push(turn("user", content.clone()));
@@ -209,6 +241,26 @@ pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
     }
     flush(&mut out, &mut results);
     (out, system)
+}
+
+/// The Anthropic blocks of the non-text §1B parts in an OpenAI `content` (none for a string or
+/// a text-only array).
+fn media_blocks(content: &Value) -> Vec<Value> {
+    let parts = content
+        .as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(from_block);
+    parts
+        .filter(|p| p.kind != "text")
+        .map(|p| anthropic_part(&p))
+        .collect()
+}
+
+/// A part's Anthropic block; one Anthropic cannot take (audio) becomes its placeholder text.
+fn anthropic_part(part: &ContentPart) -> Value {
+    encode::block(part, "anthropic")
+        .unwrap_or_else(|_| crate::json_value!({"type": "text", "text": placeholder(part)}))
 }
 
 /// `{role, content}`.

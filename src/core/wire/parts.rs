@@ -16,7 +16,7 @@
 
 use crate::core::json::value::{Map, Value};
 use crate::core::message::Message;
-use crate::core::parts::{encode, placeholder, ContentPart, PartError};
+use crate::core::parts::{encode, from_block, placeholder, ContentPart, PartError};
 
 /// The messages as `style` takes them, or `None` when none holds a part (the common case,
 /// checked on the text without reading it).
@@ -66,21 +66,6 @@ fn may_hold_parts(message: &Message) -> bool {
     has("\"mimeType\"") || has("\"parts\"")
 }
 
-/// A canonical part (its `type` a part type and, but for text, a `mimeType`), else `None` for
-/// a provider's own block, which goes as it is.
-fn canonical(block: &Value) -> Option<ContentPart> {
-    let kind = block.get("type")?.as_str()?;
-    let is_part = match kind {
-        "text" => block.get("text").is_some_and(Value::is_string),
-        "image" | "file" | "audio" => block.get("mimeType").is_some_and(Value::is_string),
-        _ => false,
-    };
-    if !is_part {
-        return None;
-    }
-    ContentPart::from_json(block.clone()).ok()
-}
-
 /// A part's block in `style`: an attached part that does not fit fails, a tool's becomes
 /// its placeholder text.
 fn encoded(part: &ContentPart, style: &str, attached: bool) -> Result<Value, PartError> {
@@ -107,7 +92,7 @@ fn content_block(block: &Value, style: &str, attached: bool) -> Result<Value, Pa
                 .unwrap_or_default()
                 .to_owned();
             let mut content = vec![encode::block(&ContentPart::text(text), style)?];
-            for part in parts.iter().filter_map(canonical) {
+            for part in parts.iter().filter_map(from_block) {
                 content.push(encoded(&part, style, false)?);
             }
             map.insert("content".into(), Value::Array(content));
@@ -115,7 +100,7 @@ fn content_block(block: &Value, style: &str, attached: bool) -> Result<Value, Pa
         }
         return Ok(block.clone());
     }
-    match canonical(block) {
+    match from_block(block) {
         Some(part) if part.kind != "text" => encoded(&part, style, attached),
         _ => Ok(block.clone()),
     }
@@ -143,7 +128,7 @@ fn tool_message(
     let mut map: Map<String, Value> = value.as_object().cloned().unwrap_or_default();
     map.remove("parts");
     let name = map.remove("name");
-    let parts: Vec<ContentPart> = parts.iter().filter_map(canonical).collect();
+    let parts: Vec<ContentPart> = parts.iter().filter_map(from_block).collect();
     let texts: Vec<&ContentPart> = parts.iter().filter(|p| p.kind == "text").collect();
     if !texts.is_empty() {
         let output = map
