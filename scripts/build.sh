@@ -102,6 +102,7 @@ done
 # (scripts/bundle-entry.mjs: one per runtime and build, the plain-JS modules of src/js bundled
 # in). The two modules a page loads on first use (src/js/browser-stores.js, http-send.js) ship
 # minified beside them.
+rm -rf target/ts-types # tsc leaves the declarations of a deleted source behind
 node_modules/.bin/tsc -p src/ts/tsconfig.json
 node scripts/minify-glue.mjs --mangle src/js/browser-stores.js=pkg/browser-stores.js src/js/http-send.js=pkg/http-send.js
 node scripts/bundle-entry.mjs pkg
