@@ -320,8 +320,16 @@ mod on_the_wire {
         messages: &[toolnexus::core::json::value::Value],
         style: &str,
     ) -> Result<Vec<toolnexus::core::json::value::Value>, PartError> {
+        wire_within(messages, style, None)
+    }
+
+    fn wire_within(
+        messages: &[toolnexus::core::json::value::Value],
+        style: &str,
+        limit: Option<usize>,
+    ) -> Result<Vec<toolnexus::core::json::value::Value>, PartError> {
         let messages: Vec<Message> = messages.iter().cloned().map(Message::from_value).collect();
-        Ok(match for_wire(&messages, style)? {
+        Ok(match for_wire(&messages, style, limit)? {
             Some(wired) => wired.iter().map(|m| m.value().clone()).collect(),
             None => messages.iter().map(|m| m.value().clone()).collect(),
         })
@@ -339,7 +347,7 @@ mod on_the_wire {
             Message::from_value(json!({"role": "assistant", "content": "ok"})),
         ];
         // The text mentions neither key as a key, so nothing is read or copied.
-        assert!(for_wire(&plain, "openai").unwrap().is_none());
+        assert!(for_wire(&plain, "openai", None).unwrap().is_none());
         assert_eq!(texts(&plain).len(), 2);
     }
 
@@ -439,6 +447,25 @@ mod on_the_wire {
                     {"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"},
                 ]},
             ]})]
+        );
+    }
+
+    #[test]
+    fn a_part_over_max_part_bytes_fails_if_attached_and_is_a_placeholder_if_a_tools() {
+        let attached = json!({"role": "user", "content": [{"type": "image", "mimeType": "image/png", "data": PNG}]});
+        let error = wire_within(std::slice::from_ref(&attached), "openai", Some(4)).unwrap_err();
+        assert_eq!(
+            (error.code(), error.to_string().as_str()),
+            (
+                "invalid_part",
+                "content part is 8 decoded bytes, over the maxPartBytes limit of 4"
+            )
+        );
+        assert!(wire_within(&[attached], "openai", Some(8)).is_ok());
+        let result = json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "shot", "parts": [{"type": "image", "mimeType": "image/png", "data": PNG}]}]});
+        assert_eq!(
+            wire_within(&[result], "anthropic", Some(4)).unwrap()[0]["content"][0]["content"][1],
+            json!({"type": "text", "text": "[unsupported image part (image/png, 8 bytes)]"})
         );
     }
 }

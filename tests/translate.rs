@@ -412,12 +412,18 @@ fn content_parts_become_anthropic_blocks_and_nothing_is_dropped() {
         {"role": "user", "content": [png]},
     ]));
     let image = json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}});
-    assert_eq!(messages[0], json!({"role": "user", "content": [
-        {"type": "text", "text": "What is this?"},
-        image,
-        {"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"},
-    ]}));
-    assert_eq!(messages[2]["content"][0]["content"], json!([{"type": "text", "text": "took one"}, image]));
+    assert_eq!(
+        messages[0],
+        json!({"role": "user", "content": [
+            {"type": "text", "text": "What is this?"},
+            image,
+            {"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"},
+        ]})
+    );
+    assert_eq!(
+        messages[2]["content"][0]["content"],
+        json!([{"type": "text", "text": "took one"}, image])
+    );
     // An array of parts only (no text) is not dropped: its blocks go alone.
     assert_eq!(messages[3], json!({"role": "user", "content": [image]}));
 }

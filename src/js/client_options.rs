@@ -127,6 +127,16 @@ pub fn common(
         config.retry_base_ms = base;
     }
     config.timeout_ms = number(options, "timeoutMs", what, 1.0, 2_147_483_647.0, false)?;
+    // A whole number of bytes: a fraction rounds down.
+    let max_part_bytes = number(
+        options,
+        "maxPartBytes",
+        what,
+        0.0,
+        9_007_199_254_740_991.0,
+        false,
+    )?;
+    config.max_part_bytes = max_part_bytes.map(|limit| limit as usize);
     Ok(config)
 }
 

@@ -158,3 +158,21 @@ test("translate: an OpenAI request's content parts reach an Anthropic model as i
     { type: "image", source: { type: "base64", media_type: "image/png", data: B64 } },
   ] }])
 })
+
+test("maxPartBytes on the client: an attached part over it fails before sending, a tool's is a placeholder", async () => {
+  const camera = defineTool({ name: "camera", run: () => ({ output: "took a shot", parts: [shot] }) })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [camera] })
+  const seen = []
+  let turn = 0
+  const client = createInProcessClient({
+    model: "m",
+    maxPartBytes: 4,
+    generate: ({ messages }) => (seen.push(messages), turn++ === 0 ? { toolCalls: [{ id: "c1", name: "camera", arguments: {} }] } : { content: "ok" }),
+  })
+  await assert.rejects(client.run(["look", shot], { toolkit }), { code: "invalid_part", message: "content part is 8 decoded bytes, over the maxPartBytes limit of 4" })
+  assert.equal(seen.length, 0, "nothing was sent")
+  const r = await client.run("take one", { toolkit })
+  assert.equal(r.text, "ok")
+  assert.deepEqual(seen[1].at(-1).content[1], { type: "text", text: "[unsupported image part (image/png, 8 bytes)]" })
+  assert.throws(() => createInProcessClient({ model: "m", maxPartBytes: -1, generate: () => ({ content: "x" }) }), { code: "invalid_options" })
+})

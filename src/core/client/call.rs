@@ -350,7 +350,11 @@ impl Llm {
         // Content parts become the provider's blocks here, in the request only (the full
         // build's: the lean one refuses parts where they come in).
         #[cfg(feature = "full")]
-        let wired = crate::core::wire::parts::for_wire(messages, self.dialect.name())?;
+        let wired = crate::core::wire::parts::for_wire(
+            messages,
+            self.dialect.name(),
+            self.config.max_part_bytes,
+        )?;
         #[cfg(feature = "full")]
         let messages = wired.as_deref().unwrap_or(messages);
         if !self.hooks.has_body_transform() {

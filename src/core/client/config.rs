@@ -65,6 +65,10 @@ pub struct ClientConfig {
     pub retry_base_ms: f64,
     /// The whole run's deadline in milliseconds.
     pub timeout_ms: Option<f64>,
+    /// The largest content part a request carries, in decoded bytes (SPEC §1B): a larger part
+    /// the caller attached fails the request before it is sent; a tool's is sent as its
+    /// placeholder text. `None`: no limit.
+    pub max_part_bytes: Option<usize>,
 }
 
 impl ClientConfig {
@@ -88,6 +92,7 @@ impl ClientConfig {
             retries: 2,
             retry_base_ms: 500.0,
             timeout_ms: None,
+            max_part_bytes: None,
         }
     }
 

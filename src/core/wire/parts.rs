@@ -11,19 +11,25 @@
 //! use toolnexus::core::message::Message;
 //! use toolnexus::core::wire::parts::for_wire;
 //! let plain = [Message::role_content("user", "hi")];
-//! assert!(for_wire(&plain, "openai").unwrap().is_none()); // nothing to map: sent as it is
+//! assert!(for_wire(&plain, "openai", None).unwrap().is_none()); // nothing to map: sent as it is
 //! ```
 
 use crate::core::json::value::{Map, Value};
 use crate::core::message::Message;
-use crate::core::parts::{encode, from_block, placeholder, ContentPart, PartError};
+use crate::core::parts::{encode, from_block, make, placeholder, ContentPart, PartError};
 
 /// The messages as `style` takes them, or `None` when none holds a part (the common case,
-/// checked on the text without reading it).
-pub fn for_wire(messages: &[Message], style: &str) -> Result<Option<Vec<Message>>, PartError> {
+/// checked on the text without reading it). A part over `limit` decoded bytes counts as one
+/// the provider cannot take.
+pub fn for_wire(
+    messages: &[Message],
+    style: &str,
+    limit: Option<usize>,
+) -> Result<Option<Vec<Message>>, PartError> {
     if !messages.iter().any(may_hold_parts) {
         return Ok(None);
     }
+    let to = Target { style, limit };
     let mut out = Vec::with_capacity(messages.len() + 1);
     let mut moved: Vec<Value> = Vec::new();
     // The tools the last assistant turn called, by call id, to label the parts that move.
@@ -32,7 +38,7 @@ pub fn for_wire(messages: &[Message], style: &str) -> Result<Option<Vec<Message>
         let value = message.value();
         let role = value.get("role").and_then(Value::as_str);
         if role == Some("tool") {
-            out.push(tool_message(value, style, &called, &mut moved)?);
+            out.push(tool_message(value, &to, &called, &mut moved)?);
             continue;
         }
         if let Some(Value::Array(calls)) = value.get("tool_calls") {
@@ -44,7 +50,7 @@ pub fn for_wire(messages: &[Message], style: &str) -> Result<Option<Vec<Message>
                 let attached = role == Some("user");
                 let blocks = content
                     .iter()
-                    .map(|block| content_block(block, style, attached))
+                    .map(|block| content_block(block, &to, attached))
                     .collect::<Result<Vec<_>, _>>()?;
                 let mut map = value.as_object().cloned().unwrap_or_default();
                 map.insert("content".into(), Value::Array(blocks));
@@ -68,20 +74,27 @@ fn may_hold_parts(message: &Message) -> bool {
 
 /// A part's block in `style`: an attached part that does not fit fails, a tool's becomes
 /// its placeholder text.
-fn encoded(part: &ContentPart, style: &str, attached: bool) -> Result<Value, PartError> {
-    if attached {
-        part.validate()?;
-        return encode::block(part, style);
-    }
-    match part.validate().and_then(|()| encode::block(part, style)) {
+fn encoded(part: &ContentPart, to: &Target, attached: bool) -> Result<Value, PartError> {
+    let checked = part
+        .validate()
+        .and_then(|()| make::check_limit(part.bytes(), to.limit))
+        .and_then(|()| encode::block(part, to.style));
+    match checked {
         Ok(block) => Ok(block),
-        Err(_) => encode::block(&ContentPart::text(placeholder(part)), style),
+        Err(error) if attached => Err(error),
+        Err(_) => encode::block(&ContentPart::text(placeholder(part)), to.style),
     }
+}
+
+/// Where a request goes: the provider style, and the largest part it carries.
+struct Target<'a> {
+    style: &'a str,
+    limit: Option<usize>,
 }
 
 /// One block of a message's content: a part mapped, a `tool_result` with parts given them
 /// after its text, anything else as it is.
-fn content_block(block: &Value, style: &str, attached: bool) -> Result<Value, PartError> {
+fn content_block(block: &Value, to: &Target, attached: bool) -> Result<Value, PartError> {
     if block.get("type").and_then(Value::as_str) == Some("tool_result") {
         if let Some(Value::Array(parts)) = block.get("parts") {
             let mut map = block.as_object().cloned().unwrap_or_default();
@@ -91,9 +104,9 @@ fn content_block(block: &Value, style: &str, attached: bool) -> Result<Value, Pa
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
-            let mut content = vec![encode::block(&ContentPart::text(text), style)?];
+            let mut content = vec![encode::block(&ContentPart::text(text), to.style)?];
             for part in parts.iter().filter_map(from_block) {
-                content.push(encoded(&part, style, false)?);
+                content.push(encoded(&part, to, false)?);
             }
             map.insert("content".into(), Value::Array(content));
             return Ok(Value::Object(map));
@@ -101,7 +114,7 @@ fn content_block(block: &Value, style: &str, attached: bool) -> Result<Value, Pa
         return Ok(block.clone());
     }
     match from_block(block) {
-        Some(part) if part.kind != "text" => encoded(&part, style, attached),
+        Some(part) if part.kind != "text" => encoded(&part, to, attached),
         _ => Ok(block.clone()),
     }
 }
@@ -118,7 +131,7 @@ fn call_name(call: &Value) -> Option<(String, String)> {
 /// tool's name from the message, else from the assistant turn that called it).
 fn tool_message(
     value: &Value,
-    style: &str,
+    to: &Target,
     called: &[(String, String)],
     moved: &mut Vec<Value>,
 ) -> Result<Message, PartError> {
@@ -136,9 +149,9 @@ fn tool_message(
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let mut content = vec![encode::block(&ContentPart::text(output), style)?];
+        let mut content = vec![encode::block(&ContentPart::text(output), to.style)?];
         for part in texts {
-            content.push(encoded(part, style, false)?);
+            content.push(encoded(part, to, false)?);
         }
         map.insert("content".into(), Value::Array(content));
     }
@@ -154,8 +167,8 @@ fn tool_message(
     });
     let label = format!("Output of tool {} ({id}):", name.unwrap_or_default());
     for part in parts.iter().filter(|p| p.kind != "text") {
-        moved.push(encode::block(&ContentPart::text(label.clone()), style)?);
-        moved.push(encoded(part, style, false)?);
+        moved.push(encode::block(&ContentPart::text(label.clone()), to.style)?);
+        moved.push(encoded(part, to, false)?);
     }
     Ok(Message::from_value(Value::Object(map)))
 }

@@ -238,6 +238,12 @@ export interface CommonClientOptions {
   timeoutMs?: number
   /** Receives every metric event; the same events feed `client.metrics()`. */
   onMetric?: (event: MetricEvent) => void
+  /**
+   * The largest content part a request carries, in decoded bytes (full build): a larger part
+   * you attached fails the run before anything is sent (`invalid_part`); one a tool returned
+   * is sent as its placeholder text.
+   */
+  maxPartBytes?: number
   /** Classifies each failed model call; bounded by `retries` whatever it says. */
   onError?: (info: ErrorInfo) => "retry" | "fail" | undefined
 }
