@@ -4,6 +4,7 @@
 //! so a change that makes a run allocate more fails here rather than in a timing.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use toolnexus::core::bench_loop::Scenario;
 
@@ -11,20 +12,32 @@ struct Counting;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
+thread_local! {
+    /// Whether this thread's allocations count: only the measuring thread's do, so the test
+    /// harness's own threads cannot add to a run's count.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn count() {
+    if COUNTING.with(Cell::get) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 // SAFETY: every call is forwarded to `System` unchanged; the counter only counts.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: the caller's contract is `System`'s.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: as above.
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: as above.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -47,9 +60,10 @@ fn allocations_per_run() -> Result<f64, String> {
         scenario.run_once()?;
     }
     let before = ALLOCATIONS.load(Ordering::Relaxed);
-    for _ in 0..RUNS {
-        scenario.run_once()?;
-    }
+    COUNTING.with(|counting| counting.set(true));
+    let runs = (0..RUNS).try_for_each(|_| scenario.run_once());
+    COUNTING.with(|counting| counting.set(false));
+    runs?;
     let after = ALLOCATIONS.load(Ordering::Relaxed);
     Ok((after - before) as f64 / f64::from(RUNS))
 }
