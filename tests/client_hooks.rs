@@ -469,7 +469,7 @@ fn body_transform_sees_the_merged_body_and_its_output_is_sent() {
                 .ends_with(r#""model":"rewritten","metadata":{"user":"u-1"}}"#));
         }
         assert_eq!(
-            &*result.model, MODEL,
+            result.model, MODEL,
             "the result reports the configured model"
         );
     }

@@ -85,7 +85,7 @@ fn a_two_turn_run_returns_text_turns_calls_and_usage() {
         assert_eq!(result.text, "It is done.");
         assert_eq!(result.turns, 2);
         assert_eq!(result.status, Status::Done);
-        assert_eq!(&*result.model, MODEL);
+        assert_eq!(result.model, MODEL);
         assert_eq!(result.tool_call_count, 2);
         let calls: Vec<_> = result
             .tool_calls

@@ -109,7 +109,7 @@ fn run_result() -> impl Strategy<Value = RunResult> {
                     tool_call_count: count,
                     turns,
                     usage,
-                    model: model.into(),
+                    model,
                     status,
                     pending,
                     limit,

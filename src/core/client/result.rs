@@ -1,7 +1,6 @@
 //! What a run returns: plain data, `JSON.stringify`-round-trippable.
 
 use crate::core::json::value::{Map, Value};
-use std::rc::Rc;
 
 use crate::core::json;
 use crate::core::json::record::Field;
@@ -53,7 +52,7 @@ crate::record! {
         /// Usage summed over the model calls.
         pub usage: Usage = "usage",
         /// The configured model.
-        pub model: Rc<str> = "model",
+        pub model: String = "model",
         /// How the run ended.
         pub status: Status = "status",
         /// Present iff `status` is `"pending"`.

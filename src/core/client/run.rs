@@ -490,7 +490,7 @@ impl Client {
             tool_calls: progress.tool_calls,
             turns: progress.turns,
             usage: progress.usage,
-            model: self.config.model.clone(),
+            model: self.config.model.to_string(),
             status,
             pending,
             limit,

@@ -40,12 +40,6 @@ impl AsJson for String {
     }
 }
 
-impl AsJson for std::rc::Rc<str> {
-    fn as_json(&self) -> Value {
-        Value::String(self.to_string())
-    }
-}
-
 impl AsJson for Value {
     fn as_json(&self) -> Value {
         self.clone()

@@ -287,22 +287,6 @@ scalar_field!(bool, Bool, "a boolean", "boolean", |out, v| out
     .extend_from_slice(if *v { b"true" } else { b"false" }));
 scalar_field!(Map<String, Value>, Object, "a map", "Record<string, unknown>", |out, v| write_map(out, v));
 
-/// A string shared rather than copied (a client's model name, in every result of its runs).
-impl Field for std::rc::Rc<str> {
-    fn read(value: Option<Value>, key: &str) -> Result<Self, String> {
-        String::read(value, key).map(Into::into)
-    }
-    fn check(value: &Value) -> Result<(), String> {
-        String::check(value)
-    }
-    fn write_value(&self, out: &mut Vec<u8>) {
-        write_str(out, self);
-    }
-    fn ts(out: &mut String) {
-        String::ts(out);
-    }
-}
-
 impl Field for Value {
     fn read(value: Option<Value>, key: &str) -> Result<Self, String> {
         value.ok_or_else(|| missing(key))
