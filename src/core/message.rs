@@ -30,6 +30,9 @@ use super::json::scan::Reader;
 pub struct Message {
     text: Rc<str>,
     value: OnceCell<Value>,
+    /// Whether the text may hold content parts, found on the first ask and kept: a request
+    /// asks of every message of the transcript, each turn.
+    parts: OnceCell<bool>,
 }
 
 impl Message {
@@ -38,6 +41,7 @@ impl Message {
         Message {
             text: json::text::to_text(&value).into(),
             value: OnceCell::from(value),
+            parts: OnceCell::new(),
         }
     }
 
@@ -63,6 +67,7 @@ impl Message {
         Message {
             text: text.into(),
             value: OnceCell::new(),
+            parts: OnceCell::new(),
         }
     }
 
@@ -125,6 +130,22 @@ impl Message {
         json::text::write_str(&mut out, output);
         out.push(b'}');
         Message::from_canonical(String::from_utf8(out).unwrap_or_default())
+    }
+
+    /// Whether the message may hold content parts (SPEC §1B): its text has a `"mimeType"` or
+    /// a `"parts"` key (a part of bytes or a URL has the one, a tool result's parts sit under
+    /// the other). Read on the text once, then kept.
+    ///
+    /// ```
+    /// # use toolnexus::core::message::Message;
+    /// assert!(!Message::role_content("user", "a \"mimeType\" in words is no key").may_hold_parts());
+    /// ```
+    pub fn may_hold_parts(&self) -> bool {
+        *self.parts.get_or_init(|| {
+            // The crate's own search: `str::contains` would pull in the Two-Way searcher.
+            let has = |key: &str| crate::core::text::find(&self.text, key).is_some();
+            has("\"mimeType\"") || has("\"parts\"")
+        })
     }
 
     /// The message's JSON text.

@@ -26,7 +26,7 @@ pub fn for_wire(
     style: &str,
     limit: Option<usize>,
 ) -> Result<Option<Vec<Message>>, PartError> {
-    if !messages.iter().any(may_hold_parts) {
+    if !messages.iter().any(Message::may_hold_parts) {
         return Ok(None);
     }
     let to = Target { style, limit };
@@ -46,7 +46,7 @@ pub fn for_wire(
         }
         flush(&mut out, &mut moved);
         match value.get("content") {
-            Some(Value::Array(content)) if may_hold_parts(message) => {
+            Some(Value::Array(content)) if message.may_hold_parts() => {
                 let attached = role == Some("user");
                 let blocks = content
                     .iter()
@@ -61,15 +61,6 @@ pub fn for_wire(
     }
     flush(&mut out, &mut moved);
     Ok(Some(out))
-}
-
-/// Whether a message's text may hold a part: a part of bytes or a URL has a `mimeType`, a
-/// tool result's parts are under `parts`.
-fn may_hold_parts(message: &Message) -> bool {
-    let text = message.text();
-    // The crate's own search: `str::contains` would pull in the Two-Way searcher (4.6 KiB).
-    let has = |key: &str| crate::core::text::find(text, key).is_some();
-    has("\"mimeType\"") || has("\"parts\"")
 }
 
 /// A part's block in `style`: an attached part that does not fit fails, a tool's becomes
