@@ -71,6 +71,14 @@ impl Message {
         }
     }
 
+    /// A message from canonical text that cannot hold content parts (its fields are strings,
+    /// or a provider wrote it), so no request looks for them in it.
+    pub(crate) fn without_parts(text: String) -> Message {
+        let message = Message::from_canonical(text);
+        let _ = message.parts.set(false);
+        message
+    }
+
     /// An object of string fields, in order, written straight as text (what `json!` of the
     /// same pairs would write).
     ///
@@ -93,7 +101,7 @@ impl Message {
             json::text::write_str(&mut out, value);
         }
         out.push(b'}');
-        Message::from_canonical(String::from_utf8(out).unwrap_or_default())
+        Message::without_parts(String::from_utf8(out).unwrap_or_default())
     }
 
     /// `{"role": role, "content": content}`, as [`strings`](Self::strings) writes it, with
@@ -111,7 +119,7 @@ impl Message {
         out.extend_from_slice(br#","content":"#);
         json::text::write_str(&mut out, content);
         out.push(b'}');
-        Message::from_canonical(String::from_utf8(out).unwrap_or_default())
+        Message::without_parts(String::from_utf8(out).unwrap_or_default())
     }
 
     /// An OpenAI tool result, `{"role": "tool", "tool_call_id": id, "content": output}`, as
@@ -129,7 +137,7 @@ impl Message {
         out.extend_from_slice(br#","content":"#);
         json::text::write_str(&mut out, output);
         out.push(b'}');
-        Message::from_canonical(String::from_utf8(out).unwrap_or_default())
+        Message::without_parts(String::from_utf8(out).unwrap_or_default())
     }
 
     /// Whether the message may hold content parts (SPEC §1B): its text has a `"mimeType"` or

@@ -55,7 +55,8 @@ pub fn read(text: &str) -> Option<Reply> {
         text: content,
         tool_calls,
         usage: usage.unwrap_or_default(),
-        assistant: Message::from_canonical(String::from_utf8(text).ok()?),
+        // A provider's reply holds no §1B parts: a request need not look for them in it.
+        assistant: Message::without_parts(String::from_utf8(text).ok()?),
     })
 }
 
