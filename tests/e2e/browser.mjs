@@ -63,15 +63,15 @@ export function startDemoServer() {
 
 /**
  * In a `describe`: before its tests, starts the demo server and opens a browser on one of its
- * pages (`login.html?state=<state>`); after them, closes both. The handle's `page` and
- * `problems` are the browser's once `before` ran.
+ * pages (`login.html?state=<state>`, or `path` itself when it names a page); after them,
+ * closes both. The handle's `page` and `problems` are the browser's once `before` ran.
  */
-export function onDemoPage(state) {
+export function onDemoPage(state, path = `login.html?state=${state}`) {
   const handle = { server: undefined, browser: undefined }
   before(async () => {
     handle.server = await startDemoServer()
     handle.browser = await openBrowser()
-    await handle.browser.page.goto(new URL(`login.html?state=${state}`, handle.server.url).href)
+    await handle.browser.page.goto(new URL(path, handle.server.url).href)
   })
   after(async () => {
     await handle.browser?.close()

@@ -4,23 +4,16 @@
 // still holds it.
 import assert from "node:assert/strict"
 import { join } from "node:path"
-import { after, before, describe, it } from "node:test"
-import { openBrowser, shots, startDemoServer } from "./browser.mjs"
+import { before, describe, it } from "node:test"
+import { onDemoPage, shots } from "./browser.mjs"
 
 describe("the demo chat: drop an image", () => {
-  let server, browser, page
+  const browser = onDemoPage("image", "/")
+  let page
 
   before(async () => {
-    server = await startDemoServer()
-    browser = await openBrowser()
     page = browser.page
-    await page.goto(server.url)
     await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 })
-  })
-
-  after(async () => {
-    await browser?.close()
-    server?.child.kill()
   })
 
   it("sends a dropped PNG as a content part and shows it in the thread", async () => {
