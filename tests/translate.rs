@@ -89,6 +89,57 @@ fn content_parts_flatten_and_non_text_parts_pass_through() {
 }
 
 #[test]
+fn openai_media_blocks_become_anthropic_blocks() {
+    let png = "iVBORw0KGgo=";
+    let (messages, _) = openai_messages_to_anthropic(&json!([
+        {"role": "user", "content": [
+            {"type": "text", "text": "Compare"},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}"), "detail": "high"}},
+            {"type": "image_url", "image_url": {"url": "https://x.test/cat?size=2"}},
+            {"type": "file", "file": {"filename": "r.pdf", "file_data": "data:application/pdf;base64,JVBERg=="}},
+            {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
+        ]},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "function": {"name": "shot", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": [
+            {"type": "text", "text": "took it"},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}")}},
+        ]},
+    ]));
+    let image = json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}});
+    assert_eq!(
+        messages[0],
+        json!({"role": "user", "content": [
+            {"type": "text", "text": "Compare"},
+            image,
+            {"type": "image", "source": {"type": "url", "url": "https://x.test/cat?size=2"}},
+            {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERg=="}},
+            // Anthropic takes no audio: described, as a tool's unsupported part is.
+            {"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"},
+        ]})
+    );
+    assert_eq!(
+        messages[2]["content"][0]["content"],
+        json!([{"type": "text", "text": "took it"}, image])
+    );
+}
+
+#[test]
+fn a_malformed_openai_media_block_is_refused_naming_it() {
+    let cases = [
+        (json!({"type": "image_url", "image_url": {}}), "an image_url block has no url"),
+        (json!({"type": "image_url", "image_url": {"url": "file:///etc/passwd"}}), "a image part's url must be an http: or https: URL, got a file: URL"),
+        (json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,no!"}}), "a image part's data is not standard base64"),
+        (json!({"type": "file", "file": {"file_id": "f-1"}}), "a file block has no file_data (a file_id cannot be sent on)"),
+        (json!({"type": "input_audio", "input_audio": {"data": "AAAA", "format": "ogg"}}), "an input_audio block's format must be \"wav\" or \"mp3\""),
+    ];
+    for (block, why) in cases {
+        let error = read(json!([{"role": "user", "content": [{"type": "text", "text": "x"}, block]}])).err();
+        let expected = format!("translate: messages[0].content[1]: {why}");
+        assert_eq!(error.as_deref(), Some(expected.as_str()));
+    }
+}
+
+#[test]
 fn arguments_are_parsed_from_text_or_taken_as_an_object() {
     let (messages, _) = openai_messages_to_anthropic(&json!([
         {"role": "assistant", "content": "calling", "tool_calls": [

@@ -4,7 +4,7 @@
 
 use crate::core::jsfmt::{string_of, stringify};
 use crate::core::json::value::{Map, Value};
-use crate::core::parts::{encode, from_block, placeholder, ContentPart};
+use crate::core::parts::{encode, from_block, make, media_type, placeholder, ContentPart};
 
 use super::TranslatedToolCall;
 
@@ -221,7 +221,7 @@ pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
                     // order, a part as its Anthropic block.
                     let lead = (!text.is_empty())
                         .then(|| crate::json_value!({"type": "text", "text": text}));
-                    let rest = blocks.iter().filter_map(|b| match from_block(b) {
+                    let rest = blocks.iter().filter_map(|b| match part_of(b) {
                         Some(part) if part.kind == "text" => None,
                         Some(part) => Some(anthropic_part(&part)),
                         None if b.get("type").and_then(Value::as_str) == Some("text") => None,
@@ -243,6 +243,87 @@ pub fn openai_messages_to_anthropic(messages: &Value) -> (Vec<Value>, String) {
     (out, system)
 }
 
+/// An OpenAI media block of a `content` array as a §1B part: `image_url` (a `data:` URL, or an
+/// `http(s):` URL kept as one), `file` (its `file_data` data URL and `filename`) and
+/// `input_audio` (`data` and `format`). `None` for any other block; `Some(Err)` names what is
+/// wrong with a malformed one (`translate` refuses it as `invalid_request`).
+///
+/// ```
+/// # use toolnexus::core::translate::helpers::openai_media_part;
+/// let block = toolnexus::json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}});
+/// let part = openai_media_part(&block).unwrap().unwrap();
+/// assert_eq!((part.kind.as_str(), part.data.as_deref()), ("image", Some("AAAA")));
+/// ```
+pub fn openai_media_part(block: &Value) -> Option<Result<ContentPart, String>> {
+    let kind = block.get("type")?.as_str()?;
+    let field = |key: &str| {
+        block
+            .get(kind)
+            .and_then(|f| f.get(key))
+            .and_then(Value::as_str)
+    };
+    Some(match kind {
+        "image_url" => {
+            let url = field("url").or_else(|| block.get("image_url").and_then(Value::as_str));
+            let Some(url) = url else {
+                return Some(Err("an image_url block has no url".to_owned()));
+            };
+            if url.starts_with("data:") {
+                make::from_string("image", url, &make::Options::default())
+                    .map_err(|e| e.to_string())
+            } else {
+                make::check_url("image", url)
+                    .map_err(|e| e.to_string())
+                    .map(|()| ContentPart {
+                        kind: "image".into(),
+                        text: None,
+                        mime_type: media_type(url.split(['?', '#']).next().unwrap_or(url))
+                            .map(|(mime, _)| mime.to_owned()),
+                        data: None,
+                        url: Some(url.to_owned()),
+                        name: None,
+                    })
+            }
+        }
+        "file" => match field("file_data") {
+            Some(data) if data.starts_with("data:") => {
+                let options = make::Options {
+                    name: field("filename"),
+                    ..Default::default()
+                };
+                make::from_string("file", data, &options).map_err(|e| e.to_string())
+            }
+            Some(_) => Err("a file block's file_data must be a base64 data: URL".to_owned()),
+            None => Err("a file block has no file_data (a file_id cannot be sent on)".to_owned()),
+        },
+        "input_audio" => {
+            let mime = match field("format") {
+                Some("wav") => "audio/wav",
+                Some("mp3") => "audio/mpeg",
+                _ => {
+                    return Some(Err(
+                        "an input_audio block's format must be \"wav\" or \"mp3\"".to_owned(),
+                    ))
+                }
+            };
+            let data = field("data").unwrap_or_default();
+            make::check_base64("audio", data)
+                .map_err(|e| e.to_string())
+                .map(|()| {
+                    let mut part = ContentPart::image_data(mime, data);
+                    part.kind = "audio".into();
+                    part
+                })
+        }
+        _ => return None,
+    })
+}
+
+/// A content block as a part: a §1B part, or an OpenAI media block read as one.
+fn part_of(block: &Value) -> Option<ContentPart> {
+    from_block(block).or_else(|| openai_media_part(block).and_then(Result::ok))
+}
+
 /// The Anthropic blocks of the non-text §1B parts in an OpenAI `content` (none for a string or
 /// a text-only array).
 fn media_blocks(content: &Value) -> Vec<Value> {
@@ -250,7 +331,7 @@ fn media_blocks(content: &Value) -> Vec<Value> {
         .as_array()
         .map_or(&[][..], Vec::as_slice)
         .iter()
-        .filter_map(from_block);
+        .filter_map(part_of);
     parts
         .filter(|p| p.kind != "text")
         .map(|p| anthropic_part(&p))

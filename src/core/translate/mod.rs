@@ -205,6 +205,12 @@ fn check_messages(messages: &[Value]) -> Result<(), String> {
             ));
         }
         let role = message.get("role").and_then(Value::as_str);
+        let content = message.get("content").and_then(Value::as_array);
+        for (j, block) in content.map_or(&[][..], Vec::as_slice).iter().enumerate() {
+            if let Some(Err(why)) = helpers::openai_media_part(block) {
+                return Err(bad(format!("messages[{i}].content[{j}]: {why}")));
+            }
+        }
         if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
             for (j, call) in list.iter().enumerate() {
                 let at = || format!("messages[{i}].tool_calls[{j}]");
