@@ -11,10 +11,11 @@ fn part_error(what: &str, error: PartError) -> JsValue {
     js_error(error.code(), &format!("{what}: {error}"))
 }
 
-/// An image, file or audio part (`kind`) from bytes (copied into the module once) or a string
-/// (a `data:` or `http(s):` URL); `fileName` (a `File`'s, a path's) names it and, without
-/// `options.mimeType`, gives its MIME type through the extension table. For the facade's
-/// `image`, `file` and `audio`.
+/// An image, file or audio part (`kind`) from bytes (copied into the module once), a byte
+/// count (the part checked and typed but without `data`, for a facade that encodes the bytes
+/// with the platform's base64) or a string (a `data:` or `http(s):` URL); `fileName` (a
+/// `File`'s, a path's) names it and, without `options.mimeType`, gives its MIME type through
+/// the extension table. For the facade's `image`, `file` and `audio`.
 ///
 /// ```js
 /// __makePart("image", bytes, "shot.png", { maxPartBytes: 5_000_000 })
@@ -22,7 +23,7 @@ fn part_error(what: &str, error: PartError) -> JsValue {
 #[wasm_bindgen(js_name = __makePart, unchecked_return_type = "ContentPart")]
 pub fn make_part(
     kind: &str,
-    #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] source: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array | number | string")] source: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | undefined")] file_name: JsValue,
     #[wasm_bindgen(unchecked_param_type = "PartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
@@ -41,9 +42,13 @@ pub fn make_part(
         // A limit is a whole number of bytes: a fraction rounds down.
         max_part_bytes: limit.map(|l| l as usize),
     };
-    let made = match source.as_string() {
-        Some(text) => make::from_string(kind, &text, &options),
-        None => {
+    let made = match (source.as_string(), source.as_f64()) {
+        (Some(text), _) => make::from_string(kind, &text, &options),
+        (None, Some(size)) => {
+            let file_name = file_name.as_string();
+            make::from_named_size(kind, size as usize, file_name.as_deref(), &options)
+        }
+        (None, None) => {
             let bytes = js_sys::Uint8Array::new(&source).to_vec();
             let file_name = file_name.as_string();
             make::from_named_bytes(kind, &bytes, file_name.as_deref(), &options)

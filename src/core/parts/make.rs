@@ -31,6 +31,26 @@ pub fn from_named_bytes(
     file_name: Option<&str>,
     options: &Options,
 ) -> Result<ContentPart, PartError> {
+    let mut part = from_named_size(kind, bytes.len(), file_name, options)?;
+    part.data = Some(Base64::encode_string(bytes));
+    Ok(part)
+}
+
+/// What [`from_named_bytes`] makes of `size` bytes, checked, but without its `data`: for a
+/// host that base64-encodes the bytes itself (a platform encoder), so they never cross into
+/// the module.
+///
+/// ```
+/// use toolnexus::core::parts::make::{from_named_size, Options};
+/// let p = from_named_size("image", 4, Some("a.png"), &Options::default()).unwrap();
+/// assert_eq!((p.mime_type.as_deref(), p.data, p.name.as_deref()), (Some("image/png"), None, Some("a.png")));
+/// ```
+pub fn from_named_size(
+    kind: &str,
+    size: usize,
+    file_name: Option<&str>,
+    options: &Options,
+) -> Result<ContentPart, PartError> {
     let mime = match (options.mime_type, file_name) {
         (Some(mime), _) if !mime.is_empty() => mime.to_owned(),
         (_, Some(file)) => mime_of(file)?.to_owned(),
@@ -40,11 +60,11 @@ pub fn from_named_bytes(
             ))
         }
     };
-    check_limit(bytes.len(), options.max_part_bytes)?;
+    check_limit(size, options.max_part_bytes)?;
     Ok(part(
         kind,
         mime,
-        Some(Base64::encode_string(bytes)),
+        None,
         None,
         options.name.or(file_name).map(str::to_owned),
     ))
