@@ -4,6 +4,7 @@
 use crate::builtins_support;
 
 use builtins_support::*;
+use std::rc::Rc;
 use toolnexus::json;
 
 #[test]
@@ -60,6 +61,64 @@ fn read_returns_the_whole_file_or_a_line_window() {
         assert_eq!(read(json!({"path": "f.txt", "offset": 99})), "");
         assert_eq!(read(json!({"path": "f.txt", "limit": 0})), "");
         assert_eq!(read(json!({"path": "f.txt", "limit": -3})), "");
+    }
+}
+
+#[test]
+fn read_returns_a_media_file_as_a_content_part() {
+    // On disk the bytes are binary (not UTF-8); in memory they are the text's bytes.
+    let png: &[u8] = &[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00];
+    let dir = TempDir::new();
+    std::fs::create_dir_all(format!("{}/shots", dir.path())).unwrap();
+    std::fs::write(format!("{}/shots/Screen.PNG", dir.path()), png).unwrap();
+    let kit = Kit::on(Rc::new(StdFs { cwd: dir.path() }));
+    let r = kit.run("read", json!({"path": "shots/Screen.PNG"}));
+    assert!(!r.is_error, "{}", r.output);
+    assert_eq!(r.output, "shots/Screen.PNG (image/png, 10 bytes)");
+    let parts = r.parts.unwrap();
+    assert_eq!(
+        parts[0].to_json_text(),
+        r#"{"type":"image","mimeType":"image/png","data":"iVBORw0KGgr/AA==","name":"Screen.PNG"}"#
+    );
+    // offset and limit are for text files; a media file comes whole.
+    let windowed = kit.run("read", json!({"path": "shots/Screen.PNG", "limit": 1}));
+    assert_eq!(windowed.parts.unwrap()[0].data, parts[0].data);
+
+    for case in both() {
+        let kit = case.kit();
+        case.put("doc.pdf", "%PDF-1.7");
+        case.put("a.wav", "RIFF");
+        let pdf = kit.run("read", json!({"path": "doc.pdf"}));
+        assert_eq!(
+            pdf.output, "doc.pdf (application/pdf, 8 bytes)",
+            "{}",
+            case.label
+        );
+        let part = &pdf.parts.unwrap()[0];
+        assert_eq!(
+            (part.kind.as_str(), part.data.as_deref()),
+            ("file", Some("JVBERi0xLjc="))
+        );
+        assert_eq!(
+            kit.run("read", json!({"path": "a.wav"})).parts.unwrap()[0].kind,
+            "audio"
+        );
+        // Text files stay text with no parts, byte-identical to before.
+        case.put("notes.txt", "hi");
+        assert!(kit
+            .run("read", json!({"path": "notes.txt"}))
+            .parts
+            .is_none());
+        // A missing media file is the same error result as a missing text file.
+        let missing = kit.run("read", json!({"path": "gone.jpg"}));
+        let expected = format!("read: no such file or directory: {}/gone.jpg", case.root);
+        assert_eq!(
+            (missing.is_error, missing.output),
+            (true, expected),
+            "{}",
+            case.label
+        );
+        assert!(missing.parts.is_none());
     }
 }
 

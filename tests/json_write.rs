@@ -144,6 +144,7 @@ fn metric_event() -> impl Strategy<Value = MetricEvent> {
                 ms,
                 prompt_tokens: p,
                 completion_tokens: c,
+                parts: None,
             }),
         (
             any::<String>(),
@@ -197,6 +198,7 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
                     name,
                     output,
                     is_error,
+                    parts: None,
                 }
             }),
         usage().prop_map(|usage| StreamEvent::Usage { usage }),

@@ -31,6 +31,7 @@ fn llm(model: &str, status: &'static str, ms: f64, p: u64, c: u64) -> MetricEven
         ms,
         prompt_tokens: p,
         completion_tokens: c,
+        parts: None,
     }
 }
 

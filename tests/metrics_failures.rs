@@ -68,7 +68,8 @@ fn a_failed_run_emits_an_llm_error_and_a_run_with_its_error() {
             status: "error".into(),
             ms: 0.0,
             prompt_tokens: 0,
-            completion_tokens: 0
+            completion_tokens: 0,
+            parts: None
         }
     );
     assert!(matches!(&events[1], MetricEvent::Run { error: Some(e), .. } if *e == err.to_string()));

@@ -38,6 +38,7 @@ impl Model {
                 ms,
                 prompt_tokens,
                 completion_tokens,
+                ..
             } => {
                 *self.counters[0]
                     .entry(labels(&[("model", model), ("status", status)]))
@@ -178,6 +179,7 @@ fn event() -> impl Strategy<Value = MetricEvent> {
                 ms,
                 prompt_tokens: p,
                 completion_tokens: c,
+                parts: None,
             }),
         (
             name(),

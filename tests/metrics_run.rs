@@ -97,7 +97,8 @@ fn a_run_emits_llm_per_call_tool_per_call_and_one_run() {
                 status: "ok".into(),
                 ms: 0.0,
                 prompt_tokens: 3,
-                completion_tokens: 2
+                completion_tokens: 2,
+                parts: None
             }
         );
         assert!(
@@ -192,6 +193,7 @@ fn the_events_serialise_to_the_documented_shapes() {
         ms: 1.5,
         prompt_tokens: 3,
         completion_tokens: 4,
+        parts: None,
     };
     assert_eq!(
         serde_json::to_value(&llm).unwrap(),

@@ -42,6 +42,7 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::types::Request::write_typescript);
         add(crate::core::types::Answer::write_typescript);
         add(crate::core::parts::ContentPart::write_typescript);
+        add(crate::core::parts::PartSummary::write_typescript);
         add(crate::core::client::result::ToolCallRecord::write_typescript);
         add(crate::core::wire::Usage::write_typescript);
         add(crate::core::client::result::RunResult::write_typescript);

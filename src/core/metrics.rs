@@ -22,6 +22,9 @@ crate::tagged! {
             prompt_tokens: u64 = "promptTokens",
             /// Output tokens of this call.
             completion_tokens: u64 = "completionTokens",
+            /// The content parts the request carried (on a call that succeeded), never their
+            /// bytes; absent when it carried none.
+            parts: Option<Vec<crate::core::parts::PartSummary>> = "parts",
         },
         /// One tool call (a retry after `waitFor` is its own event).
         Tool = "tool" {
@@ -115,6 +118,7 @@ impl Registry {
                 ms,
                 prompt_tokens,
                 completion_tokens,
+                ..
             } => self.llm(
                 model,
                 status == "ok",

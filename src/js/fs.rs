@@ -144,6 +144,32 @@ async fn read(backend: Backend, path: String) -> Result<String, FsError> {
         .ok_or_else(|| FsError::Other(format!("readFile({path}) did not give a string")))
 }
 
+/// The file's bytes: Node's `readFile` without an encoding, `Deno.readFile`, or a host
+/// object's optional `readBytes` (without one, a binary file cannot be read: a clear error,
+/// never its text mangled).
+async fn read_bytes(backend: Backend, path: String) -> Result<Vec<u8>, FsError> {
+    let p = JsValue::from_str(&path);
+    let bytes = match &backend {
+        Backend::Host(o) if !get(o, "readBytes").is_function() => {
+            let message =
+                format!("cannot read {path} as bytes: the filesystem has no readBytes() function");
+            return Err(FsError::Other(message));
+        }
+        Backend::Host(o) => call(o, "readBytes", &[p]).await,
+        Backend::Node(m) => call(m, "readFile", &[p]).await,
+        Backend::Deno(d) => call(d, "readFile", &[p]).await,
+    }
+    .map_err(|e| fs_error(&e, &path))?;
+    if let Some(view) = bytes.dyn_ref::<js_sys::Uint8Array>() {
+        Ok(view.to_vec())
+    } else if bytes.is_instance_of::<js_sys::ArrayBuffer>() {
+        Ok(js_sys::Uint8Array::new(&bytes).to_vec())
+    } else {
+        let message = format!("readBytes({path}) did not give a Uint8Array or an ArrayBuffer");
+        Err(FsError::Other(message))
+    }
+}
+
 async fn write(backend: Backend, path: String, contents: String) -> Result<(), FsError> {
     let (p, c) = (JsValue::from_str(&path), JsValue::from_str(&contents));
     let parent = JsValue::from_str(&dirname(&path));
@@ -253,6 +279,9 @@ async fn real_path(backend: Backend, path: String) -> Result<String, FsError> {
 impl Fs for JsFs {
     fn read(&self, path: &str) -> FsFuture<String> {
         Box::pin(read(self.backend.clone(), self.at(path)))
+    }
+    fn read_bytes(&self, path: &str) -> FsFuture<Vec<u8>> {
+        Box::pin(read_bytes(self.backend.clone(), self.at(path)))
     }
     fn write(&self, path: &str, contents: &str) -> FsFuture<()> {
         Box::pin(write(

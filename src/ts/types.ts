@@ -179,6 +179,11 @@ export interface ToolnexusDirEntry {
 export interface ToolnexusFs {
   /** The file's UTF-8 text. */
   readFile(path: string): string | Promise<string>
+  /**
+   * The file's bytes, for the `read` built-in's media files (png, jpg, gif, webp, pdf, mp3,
+   * wav), which come back as content parts. Without it those files cannot be read.
+   */
+  readBytes?(path: string): Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>
   /** Creates or replaces the file, creating missing parent directories. */
   writeFile(path: string, contents: string): void | Promise<void>
   /** Removes a file, or a directory with everything under it. */
@@ -203,6 +208,8 @@ export interface MemoryFileSystemJSON {
 export interface NodeFsPromises {
   /** Reads a file as UTF-8 text. */
   readFile(path: string, encoding: "utf8"): Promise<string>
+  /** Reads a file's bytes. */
+  readFile(path: string): Promise<Uint8Array>
   /** Writes UTF-8 text to a file, replacing it. */
   writeFile(path: string, data: string, encoding: "utf8"): Promise<void>
   /** Creates a directory and its missing parents. */

@@ -88,6 +88,13 @@ impl Fs for StdFs {
         }
         ready(std::fs::read_to_string(&path).map_err(|e| io_error(e, &path)))
     }
+    fn read_bytes(&self, path: &str) -> FsFuture<Vec<u8>> {
+        let path = self.at(path);
+        if StdFs::kind_now(&path) == Some(EntryKind::Dir) {
+            return ready(Err(FsError::NotAFile(path)));
+        }
+        ready(std::fs::read(&path).map_err(|e| io_error(e, &path)))
+    }
     fn write(&self, path: &str, contents: &str) -> FsFuture<()> {
         let path = self.at(path);
         if StdFs::kind_now(&path) == Some(EntryKind::Dir) {

@@ -58,6 +58,7 @@ pub fn conformance_events() -> Vec<MetricEvent> {
             ms: 120.0,
             prompt_tokens: 3,
             completion_tokens: 2,
+            parts: None,
         },
         MetricEvent::Tool {
             tool: "add".into(),

@@ -1,6 +1,9 @@
 //! `read` and `write` over the host's filesystem.
 
+use base64ct::{Base64, Encoding as _};
+
 use crate::core::json::value::Value;
+use crate::core::parts::{media_type, ContentPart};
 use crate::core::text::JoinWith;
 
 use super::args;
@@ -8,8 +11,8 @@ use super::tool::{ok_with, Builtin};
 use crate::core::fs::SharedFs;
 use crate::core::types::ToolResult;
 
-/// `read {path, offset?, limit?}`: the whole file, or the line window `offset` (1-based) ..
-/// `offset + limit`.
+/// `read {path, offset?, limit?}`: a media file (its extension in the §1B table) as a content
+/// part; any other file whole, or the line window `offset` (1-based) .. `offset + limit`.
 pub fn read(fs: SharedFs) -> Builtin {
     let schema = r#"{
         "type": "object",
@@ -21,16 +24,40 @@ pub fn read(fs: SharedFs) -> Builtin {
         "required": ["path"],
         "additionalProperties": false
     }"#;
-    let description = "Reads a UTF-8 text file and returns its text. Give offset (first line, \
-                       counting from 1) and/or limit (number of lines) to get only part of it.";
+    let description = "Reads a file. An image, PDF or audio file (png, jpg, jpeg, gif, webp, pdf, \
+                       mp3, wav) comes back as a content part the model can see; any other file \
+                       as its UTF-8 text. Give offset (first line, counting from 1) and/or limit \
+                       (number of lines) to get only part of a text file.";
     Builtin::new("read", description, schema, move |args, _ctx| {
         let fs = fs.clone();
         Box::pin(async move {
             let path = args::required(&args, "path")?;
+            if let Some((mime, kind)) = media_type(&path) {
+                let bytes = fs.read_bytes(&path).await.map_err(|e| e.to_string())?;
+                return Ok(media_result(&path, mime, kind, &bytes));
+            }
             let content = fs.read(&path).await.map_err(|e| e.to_string())?;
             Ok(ToolResult::ok(window(&content, &args)))
         })
     })
+}
+
+/// A media file as a content part (SPEC §1B), its text `<path> (<mimeType>, <bytes> bytes)`
+/// as every port writes it, for a model that sees only text.
+fn media_result(path: &str, mime: &str, kind: &str, bytes: &[u8]) -> ToolResult {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let part = ContentPart {
+        kind: kind.to_owned(),
+        text: None,
+        mime_type: Some(mime.to_owned()),
+        data: Some(Base64::encode_string(bytes)),
+        url: None,
+        name: Some(name.to_owned()),
+    };
+    ToolResult {
+        parts: Some(vec![part]),
+        ..ToolResult::ok(format!("{path} ({mime}, {} bytes)", bytes.len()))
+    }
 }
 
 /// The requested line window of `content` (all of it when neither bound is given).

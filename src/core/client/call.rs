@@ -17,6 +17,7 @@ use crate::core::host::{
     Clock, HostText, Http, HttpError, HttpRequest, HttpResponse, Signal, StreamResponse,
 };
 use crate::core::message::Message;
+use crate::core::parts::PartSummary;
 use crate::core::wire::sse::SseDecoder;
 use crate::core::wire::{body_value, BodyTemplate, Dialect, Reply, ToolList, Usage, WireError};
 
@@ -100,7 +101,16 @@ impl Llm {
         ctx: CallContext,
     ) -> Result<impl Future<Output = Result<Completion, RunError>> + 'static, RunError> {
         let body = self.body_text(prefix, messages, tools, system, ctx.events.is_some())?;
-        Ok(self.send(body, ctx))
+        // Only a sink sees the parts a request carried (worked out only for one); the lean
+        // build carries none.
+        #[cfg(feature = "full")]
+        let parts = self
+            .telemetry
+            .has_sink()
+            .then(|| crate::core::wire::parts::summaries(messages));
+        #[cfg(not(feature = "full"))]
+        let parts = None;
+        Ok(self.send(body, ctx, parts))
     }
 
     /// Like [`Llm::call`] for a body the caller made (`translate`'s): `body` with its
@@ -119,7 +129,7 @@ impl Llm {
         } else {
             crate::core::wire::body_json(&body, "", messages, tools)
         };
-        Ok(self.send(text, ctx))
+        Ok(self.send(text, ctx, None))
     }
 
     /// The future that sends `body` (see [`Llm::call`]).
@@ -127,6 +137,7 @@ impl Llm {
         &self,
         body: String,
         ctx: CallContext,
+        parts: Option<Vec<PartSummary>>,
     ) -> impl Future<Output = Result<Completion, RunError>> + 'static {
         let (url, headers) = self.requests.envelope(&self.config, self.dialect.as_ref());
         let request = HttpRequest {
@@ -150,7 +161,7 @@ impl Llm {
             let usage = outcome.as_ref().map(|c| c.reply.usage).unwrap_or_default();
             let ms = llm.clock.now_ms() - start;
             llm.telemetry
-                .llm(&llm.config.model, outcome.is_ok(), ms, usage);
+                .llm(&llm.config.model, outcome.is_ok(), ms, usage, parts);
             outcome
         }
     }
@@ -462,7 +473,7 @@ impl Drop for InFlight {
             let ms = self.llm.clock.now_ms() - self.start;
             let llm = &self.llm;
             llm.telemetry
-                .llm(&llm.config.model, false, ms, Usage::default());
+                .llm(&llm.config.model, false, ms, Usage::default(), None);
         }
     }
 }

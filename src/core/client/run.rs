@@ -441,6 +441,7 @@ impl Client {
                         name: name.clone(),
                         output: result.output.clone(),
                         is_error: result.is_error,
+                        parts: result.parts.clone(),
                     });
                 }
                 progress.tool_calls.push(ToolCallRecord {

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use super::error::RunError;
 use super::result::RunResult;
 use crate::core::metrics::{MetricEvent, Registry};
+use crate::core::parts::PartSummary;
 use crate::core::types::Request;
 use crate::core::wire::Usage;
 
@@ -39,6 +40,11 @@ impl Telemetry {
         }
     }
 
+    /// Whether events reach a host sink (so whether one is worth building).
+    pub fn has_sink(&self) -> bool {
+        self.sink.is_some()
+    }
+
     /// Records an event and forwards it.
     pub fn emit(&self, event: MetricEvent) {
         self.registry.borrow_mut().record(&event);
@@ -48,8 +54,16 @@ impl Telemetry {
     }
 
     /// The `llm` event of one model call: the registry records it from its fields, and the
-    /// event (owning copies of them) is made only for a sink.
-    pub fn llm(&self, model: &str, ok: bool, ms: f64, usage: Usage) {
+    /// event (owning copies of them) is made only for a sink. `parts` (what the request
+    /// carried) are named on a call that succeeded.
+    pub fn llm(
+        &self,
+        model: &str,
+        ok: bool,
+        ms: f64,
+        usage: Usage,
+        parts: Option<Vec<PartSummary>>,
+    ) {
         let tokens = [usage.prompt_tokens, usage.completion_tokens];
         self.registry.borrow_mut().llm(model, ok, ms, tokens);
         if let Some(sink) = &self.sink {
@@ -59,6 +73,7 @@ impl Telemetry {
                 ms,
                 prompt_tokens: usage.prompt_tokens,
                 completion_tokens: usage.completion_tokens,
+                parts: parts.filter(|p| ok && !p.is_empty()),
             });
         }
     }
@@ -136,6 +151,8 @@ crate::tagged! {
             output: String = "output",
             /// Whether it failed.
             is_error: bool = "isError",
+            /// The content parts it returned beside its output (SPEC §1B); absent when none.
+            parts: Option<Vec<crate::core::parts::ContentPart>> = "parts",
         },
         /// Usage so far, once the run is over.
         Usage = "usage" {

@@ -92,6 +92,12 @@ pub type FsFuture<T> = LocalBoxFuture<'static, Result<T, FsError>>;
 pub trait Fs {
     /// The whole file as UTF-8 text. A directory is [`FsError::NotAFile`].
     fn read(&self, path: &str) -> FsFuture<String>;
+    /// The whole file as bytes (the `read` built-in's media files). By default the UTF-8 bytes
+    /// of [`Fs::read`]'s text, for a filesystem that holds only text.
+    fn read_bytes(&self, path: &str) -> FsFuture<Vec<u8>> {
+        let text = self.read(path);
+        Box::pin(async move { text.await.map(String::into_bytes) })
+    }
     /// Creates or replaces the file, creating missing parent directories.
     fn write(&self, path: &str, contents: &str) -> FsFuture<()>;
     /// Removes a file, or a directory with everything under it.

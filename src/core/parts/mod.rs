@@ -206,6 +206,36 @@ pub fn from_block(block: &crate::core::json::value::Value) -> Option<ContentPart
     ContentPart::from_json(block.clone()).ok()
 }
 
+crate::record! {
+    /// A part as a metric event names it (SPEC §9): its type, MIME type and decoded size,
+    /// never its bytes.
+    ///
+    /// ```
+    /// use toolnexus::core::{json::record::Record, parts::{ContentPart, PartSummary}};
+    /// let s = PartSummary::of(&ContentPart::image_data("image/png", "AAAA"));
+    /// assert_eq!(s.to_json_text(), r#"{"type":"image","mimeType":"image/png","bytes":3}"#);
+    /// ```
+    pub struct PartSummary as "struct PartSummary" {
+        /// The part's type.
+        pub kind: String = "type" as r#""image" | "file" | "audio""#,
+        /// Its MIME type.
+        pub mime_type: Option<String> = "mimeType",
+        /// Its decoded size in bytes (0 for a URL).
+        pub bytes: usize = "bytes",
+    }
+}
+
+impl PartSummary {
+    /// The summary of `part`.
+    pub fn of(part: &ContentPart) -> Self {
+        PartSummary {
+            kind: part.kind.clone(),
+            mime_type: part.mime_type.clone(),
+            bytes: part.bytes(),
+        }
+    }
+}
+
 /// The decoded length of standard base64 text, from its length and padding.
 ///
 /// ```

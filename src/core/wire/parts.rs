@@ -16,7 +16,9 @@
 
 use crate::core::json::value::{Map, Value};
 use crate::core::message::Message;
-use crate::core::parts::{encode, from_block, make, placeholder, ContentPart, PartError};
+use crate::core::parts::{
+    encode, from_block, make, placeholder, ContentPart, PartError, PartSummary,
+};
 
 /// The messages as `style` takes them, or `None` when none holds a part (the common case,
 /// checked on the text without reading it). A part over `limit` decoded bytes counts as one
@@ -172,4 +174,41 @@ fn flush(out: &mut Vec<Message>, moved: &mut Vec<Value>) {
         map.insert("content".into(), Value::Array(std::mem::take(moved)));
         out.push(Message::from_value(Value::Object(map)));
     }
+}
+
+/// Every non-text part a transcript carries (attached, or a tool's), as the `llm` metric
+/// event names them: `{type, mimeType, bytes}`, never the bytes (SPEC §9).
+///
+/// ```
+/// use toolnexus::core::message::Message;
+/// use toolnexus::core::wire::parts::summaries;
+/// let m = Message::from_value(toolnexus::json!({"role": "user", "content": [
+///     {"type": "text", "text": "see"}, {"type": "image", "mimeType": "image/png", "data": "AAAA"}]}));
+/// assert_eq!(summaries(&[m])[0].bytes, 3);
+/// ```
+pub fn summaries(messages: &[Message]) -> Vec<PartSummary> {
+    let mut found = Vec::new();
+    let mut scan = |blocks: Option<&Value>| {
+        let parts = blocks
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        let parts = parts.iter().filter_map(from_block);
+        found.extend(
+            parts
+                .filter(|p| p.kind != "text")
+                .map(|p| PartSummary::of(&p)),
+        );
+    };
+    for message in messages.iter().filter(|m| m.may_hold_parts()) {
+        let value = message.value();
+        scan(value.get("parts"));
+        scan(value.get("content"));
+        let content = value.get("content").and_then(Value::as_array);
+        for block in content.map_or(&[][..], Vec::as_slice) {
+            if block.get("type").and_then(Value::as_str) == Some("tool_result") {
+                scan(block.get("parts"));
+            }
+        }
+    }
+    found
 }

@@ -73,6 +73,19 @@ export interface ContentPart {
   name?: string
 }
 
+/**
+ * A part as a metric event names it (SPEC §9): its type, MIME type and decoded size,
+ * never its bytes.
+ */
+export interface PartSummary {
+  /** The part's type. */
+  type: "image" | "file" | "audio"
+  /** Its MIME type. */
+  mimeType?: string
+  /** Its decoded size in bytes (0 for a URL). */
+  bytes: number
+}
+
 /** One tool call of a run, with its outcome. */
 export interface ToolCallRecord {
   /** The tool's name. */
@@ -125,7 +138,7 @@ export interface RunResult {
 
 /** One event, as `onMetric` receives it. */
 export type MetricEvent =
-  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }
+  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number; parts?: PartSummary[] }
   | { event: "tool"; tool: string; source: string; isError: boolean; pending: boolean; ms: number }
   | { event: "run"; model: string; turns: number; toolCalls: number; totalTokens: number; ms: number; error?: string }
 
@@ -133,7 +146,7 @@ export type MetricEvent =
 export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> }
-  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
+  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean; parts?: ContentPart[] }
   | { type: "usage"; usage: Usage }
   | { type: "pending"; request: Request }
   | { type: "done"; result: RunResult }
