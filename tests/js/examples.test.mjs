@@ -1,10 +1,11 @@
 // Every example in examples/ runs to completion against the built package (layer 5 type-checks
-// them; this runs them), each in its own node process, and prints what its comments promise.
+// them; this runs them), each in its own node process, and prints what its comments promise. A
+// server example never exits: it is listed here and run by its own test file.
 // The TypeScript ones are compiled first by examples/tsconfig.json into target/examples/.
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { execFile } from "node:child_process"
-import { readdirSync } from "node:fs"
+import { existsSync, readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 
@@ -22,10 +23,20 @@ const promises = {
   "node-toolkit.ts": /^suspended on: Send 5\?$/m,
   "typed-agent.ts": /^Done: 20 EUR is 22\.00 USD\nfailed: network, retryable: true$/m,
 }
-const files = ["tsconfig.json", ...Object.keys(promises)]
+/** Servers, which never exit: each is run by its own test file. */
+const servers = {
+  "translate-proxy.mjs": "translate-proxy.test.mjs",
+}
+const files = ["tsconfig.json", ...Object.keys(promises), ...Object.keys(servers)]
 
 test("every example is listed here", () => {
   assert.deepEqual(readdirSync(dir).sort(), files.sort())
+})
+
+test("every server example has its test file", () => {
+  for (const [file, testFile] of Object.entries(servers)) {
+    assert.ok(existsSync(fileURLToPath(new URL(testFile, import.meta.url))), `${file}: no tests/js/${testFile}`)
+  }
 })
 
 test("the TypeScript examples compile", async () => {
