@@ -1,5 +1,7 @@
-// The built-in file tools on Deno's own filesystem (fs: "deno"), in a temporary directory.
-import { createToolkit } from "toolnexus-wasm"
+// The built-in file tools on Deno's own filesystem (fs: "deno"), in a temporary directory, and
+// content parts there: `read` of a binary image, `image()` of bytes and of a path (Deno has
+// Uint8Array.prototype.toBase64, so the platform encodes).
+import { createToolkit, image } from "toolnexus-wasm"
 
 const equal = (actual: unknown, expected: unknown) => {
   const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)]
@@ -30,6 +32,27 @@ Deno.test('fs: "deno": write, read, edit, grep, glob and apply_patch on the real
     let gone = false
     try { await Deno.stat(file) } catch { gone = true }
     equal(gone, true)
+  } finally {
+    await Deno.remove(dir, { recursive: true })
+  }
+})
+
+Deno.test("content parts on Deno: read gives a binary image as a part; image() of bytes and of a path", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolnexus-deno-parts-" })
+  try {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0x80])
+    const b64 = "iVBOR/8AgA=="
+    await Deno.writeFile(`${dir}/shot.png`, png)
+    const toolkit = await createToolkit({ fs: "deno" })
+    equal(await toolkit.execute("read", { path: `${dir}/shot.png` }), {
+      output: `${dir}/shot.png (image/png, 7 bytes)`, isError: false,
+      parts: [{ type: "image", mimeType: "image/png", data: b64, name: "shot.png" }],
+    })
+    equal(image(png, { mimeType: "image/png" }), { type: "image", mimeType: "image/png", data: b64 })
+    equal(image(`${dir}/shot.png`), { type: "image", mimeType: "image/png", data: b64, name: "shot.png" })
+    let refused = ""
+    try { image(png, { mimeType: "image/png", maxPartBytes: 3 }) } catch (e) { refused = (e as { code: string }).code }
+    equal(refused, "invalid_part")
   } finally {
     await Deno.remove(dir, { recursive: true })
   }

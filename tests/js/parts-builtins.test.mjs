@@ -2,14 +2,15 @@
 // host ToolnexusFs with readBytes, one without), through a streamed run against a real local
 // SSE server in both styles: the `tool_result` event carries the parts, the next request
 // carries the image, and the `llm` metric event names the parts the request held (never their
-// bytes).
+// bytes). Then a conversation store and the hooks, which see and keep parts unchanged.
 import { test, after } from "node:test"
 import assert from "node:assert/strict"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { createClient, createToolkit, MemoryFileSystem } from "../../pkg/node.mjs"
+import { createClient, createToolkit, defineTool, image, MemoryFileSystem } from "../../pkg/node.mjs"
 import { startSseStub, sse, streamOf, baseUrlOf } from "./support/sse-stub.mjs"
+import { openai } from "./support/stub-server.mjs"
 import { clearKeyEnv } from "./support/helpers.mjs"
 
 clearKeyEnv()
@@ -99,3 +100,33 @@ for (const style of ["openai", "anthropic"]) {
     assert.ok(JSON.stringify(events.at(-1).result.messages).includes(JSON.stringify(expectedPart)))
   })
 }
+
+test("a conversation store keeps an attached image and a tool's image; hooks see them unchanged", async () => {
+  const shot = image(PNG, { mimeType: "image/png", name: "shot.png" })
+  const camera = defineTool({ name: "camera", run: () => ({ output: "took one", parts: [shot] }) })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [camera] })
+  const seen = { beforeLLM: [], afterTool: [] }
+  const hooks = {
+    beforeLLM: ({ messages }) => { seen.beforeLLM.push(structuredClone(messages)) },
+    afterTool: ({ result }) => { seen.afterTool.push(structuredClone(result)) },
+  }
+  const client = createClient({ baseUrl: baseUrlOf(stub, "openai"), style: "openai", model: "m", apiKey: "k", hooks })
+  stub.script(
+    openai.toolCalls([{ id: "c1", name: "camera" }]),
+    openai.text("Both are PNGs."),
+    openai.text("Still two PNGs."),
+  )
+  await client.ask(["Compare with a new shot:", shot], { toolkit, id: "album" })
+  assert.deepEqual(JSON.parse(JSON.stringify(seen.afterTool)), [{ output: "took one", isError: false, parts: [shot] }])
+  assert.deepEqual(seen.beforeLLM[0].at(-1), { role: "user", content: [{ type: "text", text: "Compare with a new shot:" }, shot] })
+
+  const stored = await client.conversationStore().get("album")
+  assert.deepEqual(JSON.parse(JSON.stringify(stored)), stored, "plain JSON")
+  assert.deepEqual(stored.find((m) => m.role === "tool"), { role: "tool", tool_call_id: "c1", content: "took one", parts: [shot] })
+
+  await client.ask("How many?", { toolkit, id: "album" })
+  const third = stub.requests.at(-1).body.messages
+  const dataUrl = `data:image/png;base64,${B64}`
+  assert.deepEqual(third[0].content[1], { type: "image_url", image_url: { url: dataUrl } }, "the attached image is sent again")
+  assert.ok(third.some((m) => m.role === "user" && JSON.stringify(m.content).includes("Output of tool camera (c1):")), "the tool's image too")
+})

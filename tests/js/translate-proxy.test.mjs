@@ -161,12 +161,7 @@ test("the follow-up turn: the assistant's tool_calls and the tool message reach 
   ])
 })
 
-// translate reads only the library's own parts ({type: "image", mimeType, data}) in `content`, not
-// OpenAI's {type: "image_url", image_url: {url}}: beside text the image is dropped (the content is
-// flattened to its text), alone it is sent to Anthropic as an `image_url` block. A todo until
-// translate maps it.
-const imageUrlTodo = "translate drops an OpenAI image_url part beside text (content flattened to text)"
-test("an image_url data URL in a user message reaches Anthropic as an image block with a base64 source", { todo: imageUrlTodo }, async () => {
+test("an image_url data URL in a user message reaches Anthropic as an image block with a base64 source", async () => {
   stub.script(anthropic.text("A green pixel."))
   const completion = await client.chat.completions.create({
     model: "gpt-4o",
@@ -184,11 +179,10 @@ test("an image_url data URL in a user message reaches Anthropic as an image bloc
   const [message] = stub.requests[0].body.messages
   assert.equal(message.role, "user")
   assert.ok(Array.isArray(message.content), `content sent as ${JSON.stringify(message.content)}`)
-  assert.deepEqual(
-    message.content.find((b) => b.type === "image"),
+  assert.deepEqual(message.content, [
+    { type: "text", text: "What is this?" },
     { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
-  )
-  assert.deepEqual(message.content.find((b) => b.type === "text"), { type: "text", text: "What is this?" })
+  ])
 })
 
 /** The APIError the client throws for `request`. */
