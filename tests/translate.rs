@@ -126,14 +126,31 @@ fn openai_media_blocks_become_anthropic_blocks() {
 #[test]
 fn a_malformed_openai_media_block_is_refused_naming_it() {
     let cases = [
-        (json!({"type": "image_url", "image_url": {}}), "an image_url block has no url"),
-        (json!({"type": "image_url", "image_url": {"url": "file:///etc/passwd"}}), "a image part's url must be an http: or https: URL, got a file: URL"),
-        (json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,no!"}}), "a image part's data is not standard base64"),
-        (json!({"type": "file", "file": {"file_id": "f-1"}}), "a file block has no file_data (a file_id cannot be sent on)"),
-        (json!({"type": "input_audio", "input_audio": {"data": "AAAA", "format": "ogg"}}), "an input_audio block's format must be \"wav\" or \"mp3\""),
+        (
+            json!({"type": "image_url", "image_url": {}}),
+            "an image_url block has no url",
+        ),
+        (
+            json!({"type": "image_url", "image_url": {"url": "file:///etc/passwd"}}),
+            "a image part's url must be an http: or https: URL, got a file: URL",
+        ),
+        (
+            json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,no!"}}),
+            "a image part's data is not standard base64",
+        ),
+        (
+            json!({"type": "file", "file": {"file_id": "f-1"}}),
+            "a file block has no file_data (a file_id cannot be sent on)",
+        ),
+        (
+            json!({"type": "input_audio", "input_audio": {"data": "AAAA", "format": "ogg"}}),
+            "an input_audio block's format must be \"wav\" or \"mp3\"",
+        ),
     ];
     for (block, why) in cases {
-        let error = read(json!([{"role": "user", "content": [{"type": "text", "text": "x"}, block]}])).err();
+        let error =
+            read(json!([{"role": "user", "content": [{"type": "text", "text": "x"}, block]}]))
+                .err();
         let expected = format!("translate: messages[0].content[1]: {why}");
         assert_eq!(error.as_deref(), Some(expected.as_str()));
     }
