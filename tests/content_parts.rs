@@ -329,7 +329,7 @@ mod on_the_wire {
         limit: Option<usize>,
     ) -> Result<Vec<toolnexus::core::json::value::Value>, PartError> {
         let messages: Vec<Message> = messages.iter().cloned().map(Message::from_value).collect();
-        Ok(match for_wire(&messages, style, limit)? {
+        Ok(match for_wire(&messages, style, limit, None)? {
             Some(wired) => wired.iter().map(|m| m.value().clone()).collect(),
             None => messages.iter().map(|m| m.value().clone()).collect(),
         })
@@ -347,7 +347,7 @@ mod on_the_wire {
             Message::from_value(json!({"role": "assistant", "content": "ok"})),
         ];
         // The text mentions neither key as a key, so nothing is read or copied.
-        assert!(for_wire(&plain, "openai", None).unwrap().is_none());
+        assert!(for_wire(&plain, "openai", None, None).unwrap().is_none());
         assert_eq!(texts(&plain).len(), 2);
     }
 
@@ -386,6 +386,43 @@ mod on_the_wire {
         );
         let bad = json!({"role": "user", "content": [{"type": "image", "mimeType": "image/png", "data": "not base64!"}]});
         assert_eq!(wire(&[bad], "openai").unwrap_err().code(), "invalid_part");
+    }
+
+    #[test]
+    fn on_unsupported_part_decides_for_attached_and_tool_parts_alike() {
+        use toolnexus::core::parts::OnUnsupported;
+        let clip = json!({"type": "audio", "mimeType": "audio/wav", "data": "UklGRg=="});
+        let messages: Vec<Message> = [
+            json!({"role": "user", "content": [{"type": "text", "text": "listen"}, clip.clone()]}),
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "rec", "parts": [clip]}]}),
+        ]
+        .into_iter()
+        .map(Message::from_value)
+        .collect();
+        let texts = for_wire(&messages, "anthropic", None, Some(OnUnsupported::Text))
+            .unwrap()
+            .unwrap();
+        let placeholder =
+            json!({"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"});
+        assert_eq!(texts[0].value()["content"][1], placeholder);
+        assert_eq!(texts[1].value()["content"][0]["content"][1], placeholder);
+        // "error": the tool's part fails too (the attached one is checked first).
+        let tool_only = &messages[1..];
+        let error = for_wire(tool_only, "anthropic", None, Some(OnUnsupported::Error)).unwrap_err();
+        assert_eq!(error.code(), "unsupported_part");
+        assert!(
+            for_wire(tool_only, "anthropic", None, None).is_ok(),
+            "by default a tool's is described"
+        );
+        // Not a shape question: a part over the limit keeps the provenance rule.
+        let over = for_wire(tool_only, "openai", Some(1), Some(OnUnsupported::Error))
+            .unwrap()
+            .unwrap();
+        assert!(
+            over[0].text().contains("[unsupported audio part"),
+            "{}",
+            over[0].text()
+        );
     }
 
     #[test]

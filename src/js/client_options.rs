@@ -1,6 +1,7 @@
 //! Reads `createClient` / `createInProcessClient` options into the core's configuration.
 
 use crate::core::json::value::{Map, Value};
+use crate::core::parts::OnUnsupported;
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
@@ -137,6 +138,18 @@ pub fn common(
         false,
     )?;
     config.max_part_bytes = max_part_bytes.map(|limit| limit as usize);
+    let choice = get(options, "onUnsupportedPart");
+    config.on_unsupported_part = match choice.as_string().as_deref() {
+        _ if choice.is_undefined() || choice.is_null() => None,
+        Some("error") => Some(OnUnsupported::Error),
+        Some("text") => Some(OnUnsupported::Text),
+        _ => {
+            let got = described(&choice);
+            let message =
+                format!("{what}: onUnsupportedPart must be \"error\" or \"text\", got {got}");
+            return Err(invalid(message));
+        }
+    };
     Ok(config)
 }
 

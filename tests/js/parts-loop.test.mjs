@@ -20,7 +20,7 @@ function anthropic(replies) {
     return new Response(JSON.stringify({ id: "m", type: "message", role: "assistant", content, stop_reason: stop, usage: { input_tokens: 1, output_tokens: 1 } }))
   }
   const client = createClient({ baseUrl: "http://127.0.0.1:9/v1", style: "anthropic", model: "claude", apiKey: "k", fetch, retries: 0 })
-  return { client, bodies }
+  return { client, bodies, fetch }
 }
 
 test("openai style: an attached image reaches the model as an image_url block; the transcript keeps the part", async () => {
@@ -88,6 +88,26 @@ test("a part the provider cannot take, attached, fails before anything is sent; 
     { type: "text", text: "recorded" },
     { type: "text", text: "[unsupported audio part (audio/wav, 8 bytes)]" },
   ])
+})
+
+test("onUnsupportedPart: \"text\" describes an attached part too, \"error\" fails on a tool's; a bad value is refused", async () => {
+  const clip = audio(PNG, { mimeType: "audio/wav" })
+  const rec = defineTool({ name: "rec", run: () => ({ output: "recorded", parts: [clip] }) })
+  const toolkit = await createToolkit({ builtins: false, extraTools: [rec] })
+  const placeholder = { type: "text", text: "[unsupported audio part (audio/wav, 8 bytes)]" }
+
+  const lenient = anthropic([])
+  const client = createClient({ baseUrl: "http://127.0.0.1:9/v1", style: "anthropic", model: "claude", apiKey: "k", fetch: lenient.fetch, retries: 0, onUnsupportedPart: "text" })
+  assert.equal((await client.run(["listen", clip], { toolkit })).text, "done")
+  assert.deepEqual(lenient.bodies[0].messages[0].content, [{ type: "text", text: "listen" }, placeholder])
+
+  const strict = anthropic([[{ type: "tool_use", id: "t1", name: "rec", input: {} }]])
+  const failing = createClient({ baseUrl: "http://127.0.0.1:9/v1", style: "anthropic", model: "claude", apiKey: "k", fetch: strict.fetch, retries: 0, onUnsupportedPart: "error" })
+  await assert.rejects(failing.run("record", { toolkit }), { code: "unsupported_part", message: 'no "anthropic" block shape for a audio part (audio/wav)' })
+  assert.equal(strict.bodies.length, 1, "the first request went; the one carrying the tool's audio did not")
+
+  assert.throws(() => createClient({ baseUrl: "http://127.0.0.1:9/v1", model: "m", onUnsupportedPart: "drop" }), {
+    code: "invalid_options", message: 'createClient: onUnsupportedPart must be "error" or "text", got "drop"' })
 })
 
 test("bad prompts and bad tool parts are clear errors", async () => {

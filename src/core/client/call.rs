@@ -365,6 +365,7 @@ impl Llm {
             messages,
             self.dialect.name(),
             self.config.max_part_bytes,
+            self.config.on_unsupported_part,
         )?;
         #[cfg(feature = "full")]
         let messages = wired.as_deref().unwrap_or(messages);

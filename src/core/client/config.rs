@@ -69,6 +69,9 @@ pub struct ClientConfig {
     /// the caller attached fails the request before it is sent; a tool's is sent as its
     /// placeholder text. `None`: no limit.
     pub max_part_bytes: Option<usize>,
+    /// What a part the provider has no block for becomes, for attached and tool parts alike
+    /// (`onUnsupportedPart`); `None`: an attached one fails, a tool's is described.
+    pub on_unsupported_part: Option<crate::core::parts::OnUnsupported>,
 }
 
 impl ClientConfig {
@@ -93,6 +96,7 @@ impl ClientConfig {
             retry_base_ms: 500.0,
             timeout_ms: None,
             max_part_bytes: None,
+            on_unsupported_part: None,
         }
     }
 

@@ -236,6 +236,17 @@ impl PartSummary {
     }
 }
 
+/// What a request does with a part the provider has no block for (the client's
+/// `onUnsupportedPart`): by default an attached part fails and a tool's becomes its
+/// placeholder text; a choice here applies to both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnUnsupported {
+    /// Fail the request with `unsupported_part` before it is sent.
+    Error,
+    /// Send the part's placeholder text instead.
+    Text,
+}
+
 /// The decoded length of standard base64 text, from its length and padding.
 ///
 /// ```

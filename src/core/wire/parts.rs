@@ -11,27 +11,33 @@
 //! use toolnexus::core::message::Message;
 //! use toolnexus::core::wire::parts::for_wire;
 //! let plain = [Message::role_content("user", "hi")];
-//! assert!(for_wire(&plain, "openai", None).unwrap().is_none()); // nothing to map: sent as it is
+//! assert!(for_wire(&plain, "openai", None, None).unwrap().is_none()); // nothing to map: sent as it is
 //! ```
 
 use crate::core::json::value::{Map, Value};
 use crate::core::message::Message;
 use crate::core::parts::{
-    encode, from_block, make, placeholder, ContentPart, PartError, PartSummary,
+    encode, from_block, make, placeholder, ContentPart, OnUnsupported, PartError, PartSummary,
 };
 
 /// The messages as `style` takes them, or `None` when none holds a part (the common case,
-/// checked on the text without reading it). A part over `limit` decoded bytes counts as one
-/// the provider cannot take.
+/// checked on the text without reading it). A part over `limit` decoded bytes, or invalid,
+/// fails if attached and is described if a tool's; one the provider has no block for does the
+/// same unless `on_unsupported` says otherwise for both.
 pub fn for_wire(
     messages: &[Message],
     style: &str,
     limit: Option<usize>,
+    on_unsupported: Option<OnUnsupported>,
 ) -> Result<Option<Vec<Message>>, PartError> {
     if !messages.iter().any(Message::may_hold_parts) {
         return Ok(None);
     }
-    let to = Target { style, limit };
+    let to = Target {
+        style,
+        limit,
+        on_unsupported,
+    };
     let mut out = Vec::with_capacity(messages.len() + 1);
     let mut moved: Vec<Value> = Vec::new();
     // The tools the last assistant turn called, by call id, to label the parts that move.
@@ -66,23 +72,30 @@ pub fn for_wire(
 }
 
 /// A part's block in `style`: an attached part that does not fit fails, a tool's becomes
-/// its placeholder text.
+/// its placeholder text (for a part the provider has no block for, `on_unsupported` decides
+/// when set).
 fn encoded(part: &ContentPart, to: &Target, attached: bool) -> Result<Value, PartError> {
     let checked = part
         .validate()
         .and_then(|()| make::check_limit(part.bytes(), to.limit))
         .and_then(|()| encode::block(part, to.style));
+    let fails = |error: &PartError| match (error, to.on_unsupported) {
+        (PartError::Unsupported { .. }, Some(choice)) => choice == OnUnsupported::Error,
+        _ => attached,
+    };
     match checked {
         Ok(block) => Ok(block),
-        Err(error) if attached => Err(error),
+        Err(error) if fails(&error) => Err(error),
         Err(_) => encode::block(&ContentPart::text(placeholder(part)), to.style),
     }
 }
 
-/// Where a request goes: the provider style, and the largest part it carries.
+/// Where a request goes: the provider style, the largest part it carries, and what a part
+/// it has no block for becomes.
 struct Target<'a> {
     style: &'a str,
     limit: Option<usize>,
+    on_unsupported: Option<OnUnsupported>,
 }
 
 /// One block of a message's content: a part mapped, a `tool_result` with parts given them

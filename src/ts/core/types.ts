@@ -244,6 +244,13 @@ export interface CommonClientOptions {
    * is sent as its placeholder text.
    */
   maxPartBytes?: number
+  /**
+   * What a part the provider has no block for becomes (full build), for parts you attached and
+   * parts a tool returned alike: `"error"` fails the run before sending (`unsupported_part`),
+   * `"text"` sends its placeholder (`[unsupported audio part (audio/wav, 4 bytes)]`). Default: an
+   * attached part fails, a tool's becomes text.
+   */
+  onUnsupportedPart?: "error" | "text"
   /** Classifies each failed model call; bounded by `retries` whatever it says. */
   onError?: (info: ErrorInfo) => "retry" | "fail" | undefined
 }
