@@ -106,7 +106,7 @@ test("onUnsupportedPart: \"text\" describes an attached part too, \"error\" fail
   await assert.rejects(failing.run("record", { toolkit }), { code: "unsupported_part", message: 'no "anthropic" block shape for a audio part (audio/wav)' })
   assert.equal(strict.bodies.length, 1, "the first request went; the one carrying the tool's audio did not")
 
-  assert.throws(() => createClient({ baseUrl: "http://127.0.0.1:9/v1", model: "m", onUnsupportedPart: "drop" }), {
+  assert.throws(() => createClient({ baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m", onUnsupportedPart: "drop" }), {
     code: "invalid_options", message: 'createClient: onUnsupportedPart must be "error" or "text", got "drop"' })
 })
 
