@@ -1,6 +1,7 @@
-// The storage work of `WebStorageConversationStore` and `IndexedDbConversationStore`: the
-// classes in stores.js check their arguments and load this module on their first call, so a
-// page that never keeps a conversation in the browser's storage never downloads it. Arguments
+// The storage work of `WebStorageConversationStore`, `IndexedDbConversationStore` and
+// `IndexedDbFileSystem`: the classes in stores.js and browser-fs.js check their arguments and
+// load this module on their first call, so a page that never keeps anything in the browser's
+// storage never downloads it. Arguments
 // arrive checked and copied (ids as strings, messages and halted runs as plain JSON). The
 // helpers it shares with stores.js come from the caller (`backends(helpers)`), so loading it
 // fetches nothing else.
@@ -129,21 +130,23 @@ export function backends({ errorText, idbFactory, storeError }) {
   }
 
   /**
-   * Conversations and halted runs in one IndexedDB object store, under array keys
-   * `["conversation", id]` and `["pending", key]`; each write is one `readwrite` transaction
-   * putting a whole record.
+   * One object store of an IndexedDB database: opened on first use (created, with what
+   * `setup(store)` adds, when missing), closed when another tab upgrades the database, and
+   * reopened on the next call.
    */
-  class IndexedDbBackend {
+  class IdbDatabase {
     #dbName
     #storeName
+    #setup
     /** The connection being opened or open: a Promise of the `IDBDatabase`. */
     #opening = null
     /** The open connection, closed when another tab upgrades the database. */
     #db = null
 
-    constructor(dbName, storeName) {
+    constructor(dbName, storeName, setup = () => {}) {
       this.#dbName = dbName
       this.#storeName = storeName
+      this.#setup = setup
     }
 
     close() {
@@ -164,7 +167,7 @@ export function backends({ errorText, idbFactory, storeError }) {
         const request = version === undefined ? idbCall(factory, "open", this.#dbName) : idbCall(factory, "open", this.#dbName, version)
         request.onupgradeneeded = () => {
           const db = request.result
-          if (!db.objectStoreNames.contains(this.#storeName)) db.createObjectStore(this.#storeName)
+          if (!db.objectStoreNames.contains(this.#storeName)) this.#setup(db.createObjectStore(this.#storeName))
         }
         const db = await idbEvent(request, "success", ["error"], "open")
         request.onupgradeneeded = null
@@ -191,7 +194,7 @@ export function backends({ errorText, idbFactory, storeError }) {
     }
 
     /** The object store in a new transaction, reopening once if the connection was closed. */
-    async #objectStore(mode) {
+    async objectStore(mode) {
       let tx
       try {
         tx = (await this.#connection()).transaction(this.#storeName, mode)
@@ -212,27 +215,56 @@ export function backends({ errorText, idbFactory, storeError }) {
       }
     }
 
-    async #read(key) {
-      const [, store] = await this.#objectStore("readonly")
+    /** `make(store)`'s request in a readonly transaction, resolved with its result. */
+    async query(make, what = "read") {
+      const [, store] = await this.objectStore("readonly")
       let request
       try {
-        request = store.get(key)
+        request = make(store)
       } catch (thrown) {
-        throw idbFailure("read", thrown)
+        throw idbFailure(what, thrown)
       }
-      return idbEvent(request, "success", ["error"], "read")
+      return idbEvent(request, "success", ["error"], what)
     }
 
-    async #write(key, record) {
-      const [tx, store] = await this.#objectStore("readwrite")
-      const what = record === undefined ? "delete" : "save"
+    /** Runs `change(store)` in one readwrite transaction and waits for it to commit. */
+    async change(change, what) {
+      const [tx, store] = await this.objectStore("readwrite")
       try {
-        if (record === undefined) store.delete(key)
-        else store.put({ ...record, savedAt: Date.now() }, key)
+        change(store)
       } catch (thrown) {
         throw idbFailure(what, thrown)
       }
       await idbEvent(tx, "complete", ["error", "abort"], what)
+    }
+  }
+
+  /**
+   * Conversations and halted runs in one IndexedDB object store, under array keys
+   * `["conversation", id]` and `["pending", key]`; each write is one `readwrite` transaction
+   * putting a whole record.
+   */
+  class IndexedDbBackend {
+    #db
+
+    constructor(dbName, storeName) {
+      this.#db = new IdbDatabase(dbName, storeName)
+    }
+
+    close() {
+      this.#db.close()
+    }
+
+    #read(key) {
+      return this.#db.query((store) => store.get(key))
+    }
+
+    #write(key, record) {
+      const what = record === undefined ? "delete" : "save"
+      return this.#db.change((store) => {
+        if (record === undefined) store.delete(key)
+        else store.put({ ...record, savedAt: Date.now() }, key)
+      }, what)
     }
 
     async get(id) {
@@ -256,5 +288,107 @@ export function backends({ errorText, idbFactory, storeError }) {
     }
   }
 
-  return { WebStorageBackend, IndexedDbBackend }
+  /** A filesystem error as Node's fs throws it: a plain `Error` with `code`. */
+  const fsError = (code, message) => Object.assign(new Error(message), { code })
+  const parentOf = (path) => path.slice(0, path.lastIndexOf("/")) || "/"
+  /** The directories above `path`, outermost first, without the root. */
+  const ancestorsOf = (path) => {
+    const out = []
+    for (let dir = parentOf(path); dir !== "/"; dir = parentOf(dir)) out.unshift(dir)
+    return out
+  }
+
+  /**
+   * Files and directories in one IndexedDB object store, each under its absolute path as
+   * `{kind, parent, data?}` (`data` a file's bytes), with an index of children by
+   * `[parent, kind]` so a listing reads no file's bytes. Paths arrive absolute and normalized.
+   */
+  class IndexedDbFsBackend {
+    #db
+
+    constructor(dbName, storeName) {
+      this.#db = new IdbDatabase(dbName, storeName, (store) => store.createIndex("children", ["parent", "kind"]))
+    }
+
+    close() {
+      this.#db.close()
+    }
+
+    /** The records under `paths` (undefined where none), read in one transaction. */
+    async #records(paths) {
+      const [, store] = await this.#db.objectStore("readonly")
+      const requests = paths.map((path) => {
+        try {
+          return store.get(path)
+        } catch (thrown) {
+          throw idbFailure("read", thrown)
+        }
+      })
+      return Promise.all(requests.map((request) => idbEvent(request, "success", ["error"], "read")))
+    }
+
+    async #record(path) {
+      return path === "/" ? { kind: "dir" } : (await this.#records([path]))[0]
+    }
+
+    async #fileBytes(path) {
+      const record = await this.#record(path)
+      if (record === undefined) throw fsError("ENOENT", `no such file or directory: ${path}`)
+      if (record.kind !== "file") throw fsError("EISDIR", `not a file: ${path}`)
+      return record.data
+    }
+
+    async readFile(path) {
+      return new TextDecoder().decode(await this.#fileBytes(path))
+    }
+
+    async readBytes(path) {
+      return new Uint8Array(await this.#fileBytes(path))
+    }
+
+    async writeFile(path, bytes) {
+      if (path === "/") throw fsError("EISDIR", "not a file: /")
+      const above = ancestorsOf(path)
+      const found = await this.#records([...above, path])
+      above.forEach((dir, i) => {
+        if (found[i]?.kind === "file") throw fsError("ENOTDIR", `not a directory: ${dir}`)
+      })
+      if (found.at(-1)?.kind === "dir") throw fsError("EISDIR", `not a file: ${path}`)
+      await this.#db.change((store) => {
+        above.forEach((dir, i) => {
+          if (found[i] === undefined) store.put({ kind: "dir", parent: parentOf(dir) }, dir)
+        })
+        store.put({ kind: "file", parent: parentOf(path), data: bytes }, path)
+      }, "write")
+    }
+
+    async remove(path) {
+      if ((await this.#record(path)) === undefined) throw fsError("ENOENT", `no such file or directory: ${path}`)
+      await this.#db.change((store) => {
+        if (path === "/") return store.clear()
+        store.delete(path)
+        store.delete(IDBKeyRange.bound(`${path}/`, `${path}/\uffff`))
+      }, "remove")
+    }
+
+    async readDir(path) {
+      const record = await this.#record(path)
+      if (record === undefined) throw fsError("ENOENT", `no such file or directory: ${path}`)
+      if (record.kind !== "dir") throw fsError("ENOTDIR", `not a directory: ${path}`)
+      const prefix = path === "/" ? "/" : `${path}/`
+      const entries = []
+      for (const kind of ["dir", "file"]) {
+        const keys = await this.#db.query((store) => store.index("children").getAllKeys(IDBKeyRange.only([path, kind])))
+        for (const key of keys) entries.push({ name: key.slice(prefix.length), kind })
+      }
+      return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    }
+
+    async stat(path) {
+      const record = await this.#record(path)
+      return record === undefined ? null : { kind: record.kind }
+    }
+  }
+
+  return { WebStorageBackend, IndexedDbBackend, IndexedDbFsBackend }
 }

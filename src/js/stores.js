@@ -40,7 +40,7 @@ export function storeError(code, message) {
   return new ToolnexusError(code, message)
 }
 
-function stringArg(value, what) {
+export function stringArg(value, what) {
   if (typeof value !== "string") throw storeError("invalid_argument", `${what} must be a string, got ${typeName(value)}`)
   return value
 }
@@ -83,7 +83,7 @@ function haltedArg(result) {
 }
 
 /** Runs `body` and gives its value or its throw as a Promise. */
-function settled(body) {
+export function settled(body) {
   try {
     return Promise.resolve(body())
   } catch (thrown) {
@@ -145,7 +145,7 @@ export class InMemoryConversationStore {
 
 /** The browser stores' storage work (browser-stores.js), loaded once, on first use. */
 let backends
-function loadBackends() {
+export function loadBackends() {
   backends ??= import("./browser-stores.js").then((module) => module.backends({ errorText, idbFactory, storeError }), (thrown) => {
     backends = undefined
     throw storeError("store", `the browser stores could not be loaded: ${errorText(thrown)}`)

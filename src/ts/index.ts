@@ -41,6 +41,7 @@ export type { ToolkitOptions } from "./types.js"
 // The full build's prompt also takes content parts, and its constructors are here.
 export type { Prompt } from "./types.js"
 export { audio, file, image, part, text } from "./parts.js"
+export { IndexedDbFileSystem } from "../js/browser-fs.js"
 
 /**
  * An agent client: runs the tool-calling loop against one endpoint.

@@ -1,6 +1,7 @@
 // Type tests of the built-in tools' host options and MemoryFileSystem (tsc --noEmit --strict).
 import {
   createToolkit,
+  IndexedDbFileSystem,
   MemoryFileSystem,
   type ExecFunction,
   type ExecResult,
@@ -21,6 +22,15 @@ const saved: MemoryFileSystemJSON = files.toJSON()
 const copy: MemoryFileSystem = MemoryFileSystem.fromJSON(JSON.parse(JSON.stringify(saved)))
 const paths: string[] = copy.files()
 const cwd: string = copy.cwd
+
+// IndexedDB: a ToolnexusFs whose files hold bytes too.
+const idb: ToolnexusFs = new IndexedDbFileSystem("notes", { cwd: "/work" })
+const idbFiles = new IndexedDbFileSystem()
+const bytes: Promise<Uint8Array> = idbFiles.readBytes("/a.png")
+const wrote: Promise<void> = idbFiles.writeFile("/a.png", new Uint8Array([1, 2]))
+// @ts-expect-error: contents are text or bytes
+void idbFiles.writeFile("/a.txt", 42)
+void [idb, bytes, wrote]
 
 const store = new Map<string, string>()
 const host: ToolnexusFs = {

@@ -1,0 +1,145 @@
+// IndexedDbFileSystem in Chromium: files (text and bytes) survive a reload; the ToolnexusFs
+// error codes; a directory removed with what is under it; the built-in file tools on it (an
+// image read back as a content part); and a full storage refused as quota_exceeded, with what
+// was saved before still there.
+import assert from "node:assert/strict"
+import { describe, it } from "node:test"
+import { onDemoPage } from "./browser.mjs"
+
+/** Runs `body(module, arg)` in the page with the package imported; resolves to its result. */
+const inPage = (page, body, arg) =>
+  page.evaluate(
+    async ([source, arg]) => {
+      const module = await import("/pkg/index.js")
+      return new Function("m", "arg", `return (${source})(m, arg)`)(module, arg)
+    },
+    [body.toString(), arg],
+  )
+
+/** What a rejected promise carried: `{code, message}`, or "resolved". */
+const failure = async (promise) => promise.then(() => "resolved", (e) => ({ code: e.code, message: e.message }))
+
+describe("IndexedDbFileSystem in the browser", () => {
+  const browser = onDemoPage("idb-fs")
+
+  it("keeps text and bytes across a reload, with directories made on the way", async () => {
+    await inPage(browser.page, async (m) => {
+      const fs = new m.IndexedDbFileSystem("idb-fs-test")
+      await fs.writeFile("/notes/todo.md", "- ship\n- tell the team ✓\n")
+      await fs.writeFile("shots/a.png", Uint8Array.from([137, 80, 78, 71, 0, 255]))
+      fs.close()
+    })
+    await browser.page.reload()
+    const got = await inPage(browser.page, async (m) => {
+      const fs = new m.IndexedDbFileSystem("idb-fs-test")
+      return {
+        text: await fs.readFile("/notes/todo.md"),
+        bytes: [...(await fs.readBytes("/shots/a.png"))],
+        root: await fs.readDir("/"),
+        shots: await fs.readDir("/shots"),
+        stat: [await fs.stat("/notes"), await fs.stat("/notes/todo.md"), await fs.stat("/nope")],
+      }
+    })
+    assert.deepEqual(got, {
+      text: "- ship\n- tell the team ✓\n",
+      bytes: [137, 80, 78, 71, 0, 255],
+      root: [{ name: "notes", kind: "dir" }, { name: "shots", kind: "dir" }],
+      shots: [{ name: "a.png", kind: "file" }],
+      stat: [{ kind: "dir" }, { kind: "file" }, null],
+    })
+  })
+
+  it("fails as Node's fs does, removes a directory with its contents, and refuses bad arguments", async () => {
+    const got = await inPage(browser.page, async (m, failureSource) => {
+      const failure = new Function(`return (${failureSource})`)()
+      const fs = new m.IndexedDbFileSystem("idb-fs-errors")
+      await fs.writeFile("/d/e/f.txt", "x")
+      const out = {
+        missing: await failure(fs.readFile("/d/none.txt")),
+        dirAsFile: await failure(fs.readFile("/d/e")),
+        fileAsDir: await failure(fs.writeFile("/d/e/f.txt/g", "y")),
+        listFile: await failure(fs.readDir("/d/e/f.txt")),
+        overDir: await failure(fs.writeFile("/d", "z")),
+        badPath: await failure(fs.readFile(42)),
+        badContents: await failure(fs.writeFile("/x", { not: "bytes" })),
+      }
+      await fs.writeFile("/d2/keep.txt", "k")
+      await fs.remove("/d")
+      out.afterRemove = [await fs.stat("/d"), await fs.stat("/d/e/f.txt"), await fs.readFile("/d2/keep.txt")]
+      out.removeMissing = await failure(fs.remove("/d"))
+      return out
+    }, failure.toString())
+    assert.deepEqual(got, {
+      missing: { code: "ENOENT", message: "no such file or directory: /d/none.txt" },
+      dirAsFile: { code: "EISDIR", message: "not a file: /d/e" },
+      fileAsDir: { code: "ENOTDIR", message: "not a directory: /d/e/f.txt" },
+      listFile: { code: "ENOTDIR", message: "not a directory: /d/e/f.txt" },
+      overDir: { code: "EISDIR", message: "not a file: /d" },
+      badPath: { code: "invalid_argument", message: "readFile: path must be a string, got number" },
+      badContents: { code: "invalid_argument", message: "writeFile: contents must be a string or bytes, got object" },
+      afterRemove: [null, null, "k"],
+      removeMissing: { code: "ENOENT", message: "no such file or directory: /d" },
+    })
+  })
+
+  it("is the built-in file tools' filesystem: write, edit, glob, grep, and read of an image as a part", async () => {
+    const got = await inPage(browser.page, async (m) => {
+      const fs = new m.IndexedDbFileSystem("idb-fs-tools", { cwd: "/work" })
+      await fs.writeFile("/work/cat.png", Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10]))
+      const toolkit = await m.createToolkit({ fs })
+      const run = (name, args) => toolkit.execute(name, args)
+      return {
+        write: (await run("write", { path: "plan.md", content: "# Plan\n- a\n" })).output,
+        edit: (await run("edit", { path: "plan.md", oldString: "- a", newString: "- b" })).output,
+        read: (await run("read", { path: "plan.md" })).output,
+        glob: (await run("glob", { pattern: "**/*" })).output,
+        grep: (await run("grep", { pattern: "- b" })).output,
+        image: await run("read", { path: "cat.png" }),
+        missing: await run("read", { path: "gone.md" }),
+      }
+    })
+    assert.deepEqual(JSON.parse(JSON.stringify(got)), {
+      write: "Wrote 11 bytes to plan.md",
+      edit: "Edited plan.md (1 replacement)",
+      read: "# Plan\n- b\n",
+      glob: "cat.png\nplan.md",
+      grep: "/work/plan.md:2:- b",
+      image: { output: "cat.png (image/png, 8 bytes)", isError: false, parts: [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=", name: "cat.png" }] },
+      missing: { output: "read: no such file or directory: /work/gone.md", isError: true },
+    })
+  })
+
+  it("a full storage is quota_exceeded, and what was saved before is still there", async () => {
+    // Chromium 156 ignores the DevTools protocol's Storage.overrideQuotaForOrigin (the quota
+    // reported by navigator.storage.estimate() stays the same), so the full storage is made by
+    // fault injection: IDBObjectStore.put throws the DOMException a browser throws when full.
+    const got = await inPage(browser.page, async (m) => {
+      const fs = new m.IndexedDbFileSystem("idb-fs-quota")
+      await fs.writeFile("/small.txt", "kept")
+      const put = IDBObjectStore.prototype.put
+      IDBObjectStore.prototype.put = function (value, key) {
+        if (value?.data?.byteLength > 1024 * 1024) throw new DOMException("The quota has been exceeded.", "QuotaExceededError")
+        return put.call(this, value, key)
+      }
+      try {
+        let refused
+        try {
+          await fs.writeFile("/big.bin", new Uint8Array(4 * 1024 * 1024).fill(7))
+          refused = "resolved"
+        } catch (e) {
+          refused = { code: e.code, isToolnexusError: m.isToolnexusError(e), message: e.message }
+        }
+        const toolkit = await m.createToolkit({ fs })
+        const tool = await toolkit.execute("write", { path: "/big.txt", content: "x".repeat(4 * 1024 * 1024) })
+        return { refused, tool, kept: await fs.readFile("/small.txt"), big: [await fs.stat("/big.bin"), await fs.stat("/big.txt")] }
+      } finally {
+        IDBObjectStore.prototype.put = put
+      }
+    })
+    assert.deepEqual(got.refused, { code: "quota_exceeded", isToolnexusError: true, message: "IndexedDB write failed: QuotaExceededError: The quota has been exceeded." })
+    assert.deepEqual(got.tool, { output: "write: IndexedDB write failed: QuotaExceededError: The quota has been exceeded.", isError: true })
+    assert.equal(got.kept, "kept")
+    assert.deepEqual(got.big, [null, null], "nothing half-written")
+    assert.deepEqual(browser.problems, [])
+  })
+})
