@@ -13,6 +13,8 @@ pub mod execute;
 #[cfg(feature = "full")]
 pub mod fs;
 pub mod hashed;
+#[cfg(feature = "full")]
+pub mod home;
 pub mod host;
 pub mod input_schema;
 pub mod jsfmt;

@@ -23,7 +23,7 @@ const HOST_FS_METHODS: [&str; 5] = ["readFile", "writeFile", "remove", "readDir"
 
 /// Every built-in tool for these toolkit options (the `builtins` toggle is applied later).
 pub fn builtin_tools(options: &JsValue) -> Result<Vec<SharedTool>, JsValue> {
-    let fs = fs_option(&get(options, "fs"))?;
+    let fs = fs_option(&get(options, "fs"), "createToolkit")?;
     let exec = exec_option(&get(options, "exec"))?;
     // `webfetch`'s request is aborted when its timeout (or the call's signal) wins.
     let http: Rc<dyn Http> = match FetchHttp::new(None) {
@@ -39,16 +39,16 @@ pub fn builtin_tools(options: &JsValue) -> Result<Vec<SharedTool>, JsValue> {
     Ok(create(&host))
 }
 
-fn unsupported(message: &str) -> JsValue {
-    js_error("unsupported", &format!("createToolkit: {message}"))
+fn unsupported(what: &str, message: &str) -> JsValue {
+    js_error("unsupported", &format!("{what}: {message}"))
 }
 
-fn invalid(message: &str) -> JsValue {
-    js_error("invalid_options", &format!("createToolkit: {message}"))
+fn invalid(what: &str, message: &str) -> JsValue {
+    js_error("invalid_options", &format!("{what}: {message}"))
 }
 
 /// `process.getBuiltinModule(name)` (Node ≥ 20.16, and Deno/Bun where present).
-fn builtin_module(name: &str) -> Option<JsValue> {
+pub fn builtin_module(name: &str) -> Option<JsValue> {
     let process = get(&js_sys::global(), "process");
     let load = get(&process, "getBuiltinModule")
         .dyn_into::<Function>()
@@ -61,7 +61,10 @@ fn has_functions(value: &JsValue, names: &[&str]) -> bool {
     names.iter().all(|n| get(value, n).is_function())
 }
 
-fn fs_option(value: &JsValue) -> Result<SharedFs, JsValue> {
+/// The filesystem an `fs` option names (`what` prefixes its errors): absent or `"memory"` a
+/// fresh in-memory one, `"node"`, `"deno"`, a MemoryFileSystem, Node's `fs/promises` module or
+/// a ToolnexusFs object.
+pub fn fs_option(value: &JsValue, what: &str) -> Result<SharedFs, JsValue> {
     if value.is_undefined() || value.is_null() || value.as_string().as_deref() == Some("memory") {
         return Ok(Rc::new(MemoryFs::new()));
     }
@@ -71,29 +74,29 @@ fn fs_option(value: &JsValue) -> Result<SharedFs, JsValue> {
     match value.as_string().as_deref() {
         Some("node") => {
             let module = builtin_module("node:fs/promises").ok_or_else(|| {
-                unsupported("fs: \"node\" needs process.getBuiltinModule (Node ≥ 20.16); pass the module instead: fs: await import(\"node:fs/promises\")")
+                unsupported(what, "fs: \"node\" needs process.getBuiltinModule (Node ≥ 20.16); pass the module instead: fs: await import(\"node:fs/promises\")")
             })?;
             return Ok(Rc::new(JsFs::node(module)));
         }
         Some("deno") => {
             let deno = get(&js_sys::global(), "Deno");
             if !deno.is_object() {
-                return Err(unsupported("fs: \"deno\" needs the Deno runtime"));
+                return Err(unsupported(what, "fs: \"deno\" needs the Deno runtime"));
             }
             return Ok(Rc::new(JsFs::deno(deno)));
         }
         Some(other) => {
-            return Err(invalid(&format!(
+            return Err(invalid(what, &format!(
                 "fs must be \"memory\", \"node\", \"deno\", a MemoryFileSystem, the node:fs/promises module or a ToolnexusFs object, got \"{other}\""
             )))
         }
         None => {}
     }
     if !value.is_object() {
-        return Err(invalid(&format!(
-            "fs must be a string or an object, got {}",
-            type_name(value)
-        )));
+        return Err(invalid(
+            what,
+            &format!("fs must be a string or an object, got {}", type_name(value)),
+        ));
     }
     if has_functions(
         value,
@@ -107,7 +110,7 @@ fn fs_option(value: &JsValue) -> Result<SharedFs, JsValue> {
         .filter(|m| !get(value, m).is_function())
         .collect();
     if !missing.is_empty() {
-        return Err(invalid(&format!(
+        return Err(invalid(what, &format!(
             "fs object is missing {} (a ToolnexusFs has readFile, writeFile, remove, readDir, stat)",
             missing.join_with(", ")
         )));
@@ -124,14 +127,14 @@ fn exec_option(value: &JsValue) -> Result<Option<Rc<dyn Exec>>, JsValue> {
     }
     if value.as_string().as_deref() == Some("node") {
         let module = builtin_module("node:child_process").ok_or_else(|| {
-            unsupported("exec: \"node\" needs process.getBuiltinModule (Node ≥ 20.16); pass the module instead: exec: await import(\"node:child_process\")")
+            unsupported("createToolkit", "exec: \"node\" needs process.getBuiltinModule (Node ≥ 20.16); pass the module instead: exec: await import(\"node:child_process\")")
         })?;
         return Ok(Some(Rc::new(NodeExec::new(module))));
     }
     if value.is_object() && get(value, "exec").is_function() {
         return Ok(Some(Rc::new(NodeExec::new(value.clone()))));
     }
-    Err(invalid(&format!(
+    Err(invalid("createToolkit", &format!(
         "exec must be a function (command, {{workdir, timeout}}) => {{output, exitCode}}, \"node\" or the node:child_process module, got {}",
         type_name(value)
     )))

@@ -15,6 +15,8 @@ pub mod convert;
 pub mod exec;
 #[cfg(feature = "full")]
 pub mod fs;
+#[cfg(feature = "full")]
+pub mod home;
 pub mod host;
 pub mod http;
 #[cfg(feature = "full")]

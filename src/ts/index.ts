@@ -42,6 +42,12 @@ export type { ToolkitOptions } from "./types.js"
 export type { Prompt } from "./types.js"
 export { audio, file, image, part, text } from "./parts.js"
 export { IndexedDbFileSystem } from "../js/browser-fs.js"
+/**
+ * Long-lived agents (SPEC §7D–§7F): {@link agents.compactor} and {@link agents.estimateTokens}
+ * (context compaction, as in the lean build), and agent homes: {@link agents.composeSoul},
+ * {@link agents.memoryTool} and their constants.
+ */
+export * as agents from "./agents-full.js"
 
 /**
  * An agent client: runs the tool-calling loop against one endpoint.

@@ -36,3 +36,18 @@ const options: lean.agents.CompactorOptions = { maxTokens: 1, summarize: () => "
 const leanHook: lean.agents.CompactorHook = lean.agents.compactor(options)
 
 export { n, asHooks, asBeforeLLM, same, direct, leanHook }
+
+// Agent homes (SPEC §7E), full build only.
+async function homes(fs: import("toolnexus-wasm").IndexedDbFileSystem) {
+  const composed: agents.ComposedSoul = await agents.composeSoul("/personas/ava", { fs })
+  const soul: string = composed.soul
+  const first: "AGENTS.md" = agents.BOOTSTRAP_ORDER[0]
+  const memory: import("toolnexus-wasm").Tool = agents.memoryTool("/personas/ava", { fs: "node" })
+  const options: agents.HomeOptions = { fs: "memory" }
+  // @ts-expect-error: fs is a filesystem or its name
+  void agents.memoryTool("/a", { fs: 42 })
+  // @ts-expect-error: the lean build has no homes
+  void lean.agents.composeSoul
+  void [soul, first, memory, options, agents.HEARTBEAT_PROMPT.length, agents.MAX_FILE_BYTES + 1]
+}
+void homes

@@ -34,6 +34,8 @@ mod conformance_skills;
 mod content_parts;
 #[path = "../hashed.rs"]
 mod hashed;
+#[path = "../home.rs"]
+mod home;
 #[path = "../input_schema.rs"]
 mod input_schema;
 #[path = "../js_number.rs"]
