@@ -124,15 +124,23 @@ pub fn memory_tool(fs: SharedFs, dir: &str) -> Builtin {
                 Err(error) => return Err(error.to_string()),
             };
             let entry = text("text");
+            // The first occurrence, found without `str::replacen` (its searcher costs the
+            // module 4 KiB).
+            let at = crate::core::text::find(&current, entry);
+            let swapped = |with: &str| {
+                let at = at.unwrap_or_default();
+                let rest = current.get(at + entry.len()..).unwrap_or_default();
+                format!("{}{with}{rest}", current.get(..at).unwrap_or_default())
+            };
             let next = match action.as_str() {
                 "add" => format!("{}\n- {entry}\n", current.trim_end())
                     .trim_start()
                     .to_owned(),
-                "replace" | "remove" if crate::core::text::find(&current, entry).is_none() => {
+                "replace" | "remove" if at.is_none() => {
                     return Ok(ToolResult::error(format!("not found: {entry}")))
                 }
-                "replace" => current.replacen(entry, text("with"), 1),
-                "remove" => current.replacen(entry, "", 1),
+                "replace" => swapped(text("with")),
+                "remove" => swapped(""),
                 other => return Ok(ToolResult::error(format!("unknown action: {other}"))),
             };
             fs.write(&path, &next).await.map_err(|e| e.to_string())?;
