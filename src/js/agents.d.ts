@@ -1,6 +1,6 @@
 // Typings of agents.js, the `agents` namespace the entries export (`import { agents } from
 // "toolnexus-wasm"`): context compaction (SPEC §7F).
-import type { Message, OpenAITool, AnthropicTool } from "../ts/index.js"
+import type { AnthropicTool, ClientOptions, Hooks, Message, OpenAITool, RunResult, Toolkit } from "../ts/index.js"
 
 /** Options of {@link compactor}. */
 export interface CompactorOptions {
@@ -70,3 +70,119 @@ export declare function compactor(options: CompactorOptions): CompactorHook
  * divided by 4, rounded up, summed. An estimator, not a tokenizer.
  */
 export declare function estimateTokens(messages: Message[]): number
+
+/**
+ * A policy check on a tool call ("may it?", never "is it right?"): `"allow"` or nothing
+ * permits it; any other string denies it with that reason.
+ */
+export type Guardrail = (event: { name: string; args: Record<string, unknown>; id?: string; turn: number }) =>
+  | string | undefined | void | Promise<string | undefined | void>
+
+/** What a completion verifier says of a run. */
+export interface Verdict {
+  ok: boolean
+  /** Why not, when `ok` is false; it reaches the model's retry prompt. */
+  reason?: string
+}
+
+/** The gate that stops an agent claiming it is done before its work verifies. */
+export interface Completion {
+  /** Judges a run, given the tool calls of every attempt so far. */
+  verify: (result: RunResult) => Verdict | Promise<Verdict>
+  /** Required (a whole number ≥ 1): an unbounded verify loop is a bill without end. */
+  maxAttempts: number
+}
+
+/** An agent spec as the harness reads it (the sub-agent runtime reads more of it). */
+export interface HarnessSpec {
+  /** What the agent does (what a delegating model sees). */
+  does?: string
+  /** Its identity: the system prompt. */
+  soul?: string
+  /** Policy checks on its tool calls, first deny wins. */
+  guardrails?: Guardrail[]
+  /** Its hooks; replaces the client options' `hooks`. */
+  hooks?: Hooks
+  /** Its completion gate. */
+  completion?: Completion
+  [key: string]: unknown
+}
+
+/**
+ * Names an agent spec as a harness: it returns `spec` itself (tools, guardrails and a
+ * completion gate are already what a harness is).
+ *
+ * ```js
+ * const spec = agents.harness({ does: "writes the report", completion: { verify: agents.allTodosDone, maxAttempts: 3 } })
+ * ```
+ */
+export declare function harness<S extends HarnessSpec>(spec: S): S
+
+/**
+ * One `beforeTool` hook from `guardrails`, ahead of `hooks.beforeTool`: the first denial wins
+ * (nothing after it runs) and the call's result is `{output: "denied: <reason>", isError: true}`.
+ * No guardrails: `hooks` as given, so absent is byte-identical.
+ *
+ * ```js
+ * const hooks = agents.guardedHooks([({ name }) => (name === "bash" ? "no shell here" : "allow")], myHooks)
+ * ```
+ */
+export declare function guardedHooks(guardrails: Guardrail[] | undefined, hooks: Hooks | undefined): Hooks | undefined
+
+/**
+ * The built-in completion verifier: the last `todowrite` call's plan must have every item
+ * completed; no plan passes.
+ *
+ * ```js
+ * const completion = { verify: agents.allTodosDone, maxAttempts: 3 }
+ * ```
+ */
+export declare function allTodosDone(result: RunResult): Verdict
+
+/**
+ * Runs `ask(prompt)` under a completion gate: each attempt judged over the tool calls of every
+ * attempt so far; a failure re-prompts `Your work did not verify: <reason>. Fix it and finish.`;
+ * after `maxAttempts` failures, `status: "incomplete"` with `limit: "completion"`. A run that
+ * stops on its own (`pending`, a budget) comes back as it is. A `maxAttempts` that is not a
+ * whole number ≥ 1 throws `invalid_options`.
+ *
+ * ```js
+ * const r = await agents.runGated((p) => client.run(p, { toolkit }), "Ship it", { verify, maxAttempts: 2 })
+ * ```
+ */
+export declare function runGated(ask: (prompt: string) => Promise<RunResult>, prompt: string, completion: Completion | undefined): Promise<RunResult>
+
+/** What {@link Loop.run} reports. */
+export interface Outcome {
+  text: string
+  status: "done" | "incomplete" | "pending" | "error"
+  /** Why it stopped, whenever `status` is not `"done"`. */
+  stoppedBy?: string
+  /** Runs made under the completion gate. */
+  attempts: number
+  /** Model calls of every run of this loop so far. */
+  turns: number
+  /** The last run's result. */
+  result?: RunResult
+}
+
+/**
+ * A live execution of an agent (`{name, spec}`: `spec.soul` becomes the system prompt, with
+ * its guardrails, hooks and completion gate) over client options and a toolkit. Each `run`
+ * continues the same conversation; `status` and `turns` are observed.
+ *
+ * ```js
+ * const loop = new agents.Loop({ name: "writer", spec }, { baseUrl, style: "openai", model }, toolkit)
+ * const out = await loop.run("Draft the release notes", { model: "gpt-4o" })
+ * if (out.status !== "done") console.log(out.stoppedBy)
+ * ```
+ */
+export declare class Loop {
+  constructor(agent: { name?: string; spec: HarnessSpec }, options: ClientOptions, toolkit: Toolkit)
+  /** `"idle"`, `"running"`, or how the last run ended. */
+  readonly status: string
+  /** Model calls made by every run so far. */
+  readonly turns: number
+  /** Runs `prompt` under the completion gate; `options.model` overrides the model for this call only. */
+  run(prompt: string, options?: { model?: string }): Promise<Outcome>
+}

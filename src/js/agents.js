@@ -1,4 +1,5 @@
-// The `agents` namespace (SPEC §7D–§7F); today its compaction half (§7F): `compactor(options)`
+// The `agents` namespace (SPEC §7D–§7F); today its compaction half (§7F) and the harness
+// (harness.js: guardrails, the completion gate, `Loop`). Compaction: `compactor(options)`
 // makes a `beforeLLM` hook that, once the transcript's token estimate is over `maxTokens`, swaps
 // the older body for one summary message (a system message after a leading system prompt, else a
 // user turn) and keeps a recent tail; `estimateTokens` is its default estimator. Plain
@@ -7,6 +8,8 @@
 // export this module's exports as `agents`.
 import { ToolnexusError } from "./errors.js"
 import { errorText, typeName } from "./stores.js"
+
+export { allTodosDone, guardedHooks, harness, Loop, runGated } from "./harness.js"
 
 /** Starts the summary system message; a host (or a test) recognises a compaction by it. */
 const SUMMARY_PREFIX = "[Summary of earlier conversation]\n"

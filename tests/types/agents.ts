@@ -51,3 +51,22 @@ async function homes(fs: import("toolnexus-wasm").IndexedDbFileSystem) {
   void [soul, first, memory, options, agents.HEARTBEAT_PROMPT.length, agents.MAX_FILE_BYTES + 1]
 }
 void homes
+
+// The harness and the completion gate.
+async function harnessed(toolkit: import("toolnexus-wasm").Toolkit) {
+  const spec = agents.harness({
+    does: "writes the report",
+    soul: "You write reports.",
+    guardrails: [({ name }) => (name === "bash" ? "no shell" : "allow")],
+    completion: { verify: agents.allTodosDone, maxAttempts: 3 },
+  })
+  const loop = new agents.Loop({ name: "writer", spec }, { baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m" }, toolkit)
+  const out: agents.Outcome = await loop.run("Draft it", { model: "other" })
+  const status: "done" | "incomplete" | "pending" | "error" = out.status
+  const hooks: import("toolnexus-wasm").Hooks | undefined = agents.guardedHooks(spec.guardrails, undefined)
+  const verdict: agents.Verdict = agents.allTodosDone(out.result!)
+  // @ts-expect-error: maxAttempts is required
+  const bad: agents.Completion = { verify: agents.allTodosDone }
+  void [status, hooks, verdict, bad, loop.turns]
+}
+void harnessed
