@@ -1,0 +1,28 @@
+//! Sub-agents and the agent runtime (SPEC §7D, `source: "agent"`): an agent is a system prompt,
+//! a filtered view of the toolkit and the §8 loop; a runtime runs a tree of them as handles.
+//!
+//! | file | what |
+//! |---|---|
+//! | [`registry`] | agent definitions, checked (unknown tools/agents, team cycles, budgets) |
+//! | [`budget`] | `Budget`, the carve `min(own, parent remaining)`, pools and caps |
+//! | [`data`] | the records: handle state, inbox item, task result and status, handle view |
+//! | [`runtime`] | the verbs `spawn`, `post`, `wake`, `wait`, `interrupt`, `list`, `inspect` |
+//! | [`close`] | `close`, leaf-first |
+//! | `turn` | one turn: the handle's client, its run, the outcome recorded |
+//! | [`task`] | the `task` tool: delegation to a team member |
+//! | [`inbox`] | the coalesced drain of the unsolicited rail |
+//! | [`gate`] | the global turn gate around every model call |
+//! | [`signal`], [`waiter`], [`node`] | a turn's abort seam, a waiter's slot, a handle's record |
+
+pub mod budget;
+pub mod close;
+pub mod data;
+pub mod gate;
+pub mod inbox;
+pub mod node;
+pub mod registry;
+pub mod runtime;
+pub mod signal;
+pub mod task;
+mod turn;
+pub mod waiter;

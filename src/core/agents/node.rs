@@ -1,0 +1,125 @@
+//! One handle's record in the runtime's table. Everything but the live seams (`abort`,
+//! `waiters`) is plain data, so a table can later be saved and rebuilt (durable resume).
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use super::budget::{Budget, Caps, Pools};
+use super::data::{HandleState, HandleView, InboxItem, TaskResult};
+use super::registry::Agent;
+use super::signal::TurnAbort;
+use super::waiter::Slot;
+use crate::core::types::Request;
+
+/// Where a halted turn resumes: its exact input (prompt plus the rendered inbox drain).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    /// The turn's input, replayed on resume.
+    pub input: String,
+}
+
+/// A child's wake deferred by its parent's `maxConcurrent`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueuedWake {
+    /// The child's index in the table.
+    pub child: usize,
+    /// The wake's prompt.
+    pub prompt: Option<String>,
+}
+
+/// A handle's state.
+pub struct Node {
+    /// `root/coordinator.1/explore.2`.
+    pub id: Rc<str>,
+    /// Its agent (the root's is a stand-in).
+    pub agent: Rc<Agent>,
+    /// The def's budget with the spawn's over it.
+    pub budget: Budget,
+    /// The parent's index (`None` for the root).
+    pub parent: Option<usize>,
+    /// The root is 0.
+    pub depth: u32,
+    /// Children's indexes, in spawn order.
+    pub children: Vec<usize>,
+    /// Buffered unsolicited items.
+    pub inbox: Vec<InboxItem>,
+    /// Where it is in its state machine.
+    pub state: HandleState,
+    /// Remaining shared pools.
+    pub pools: Pools,
+    /// Own caps after defaults.
+    pub caps: Caps,
+    /// Wall-clock deadline (clock ms) on its chain.
+    pub deadline: Option<f64>,
+    /// Tokens attributed to it (own and rolled up).
+    pub usage_total: u64,
+    /// Tool calls attributed to it (own and rolled up).
+    pub tool_calls_total: u64,
+    /// Model calls it made itself (never reset).
+    pub turns_total: u32,
+    /// The unanswered request while suspended (`data.path` stamped).
+    pub pending: Option<Request>,
+    /// The last settled result: what `wait` answers on a settled handle.
+    pub last_result: Option<TaskResult>,
+    /// Where a suspended turn resumes.
+    pub checkpoint: Option<Checkpoint>,
+    /// Items the running turn consumed; put back at the inbox's front if it aborts.
+    pub drained: Vec<InboxItem>,
+    /// Set when spawned by `task`: `agent:prompt`, the reattachment key.
+    pub task_key: Option<String>,
+    /// Children running now (the concurrency gate's count).
+    pub running_children: u32,
+    /// The last child number given (deterministic ids).
+    pub seq: u32,
+    /// Children's wakes waiting for a slot, first in first out.
+    pub wake_queue: VecDeque<QueuedWake>,
+    /// The running turn's abort seam.
+    pub abort: Option<Rc<TurnAbort>>,
+    /// Registered waiters.
+    pub waiters: Vec<Rc<Slot>>,
+}
+
+impl Node {
+    /// A fresh idle handle.
+    pub fn new(id: Rc<str>, agent: Rc<Agent>, budget: Budget, parent: Option<usize>) -> Node {
+        Node {
+            id,
+            agent,
+            caps: Caps::of(&budget),
+            budget,
+            parent,
+            depth: 0,
+            children: Vec::new(),
+            inbox: Vec::new(),
+            state: HandleState::Idle,
+            pools: Pools::default(),
+            deadline: None,
+            usage_total: 0,
+            tool_calls_total: 0,
+            turns_total: 0,
+            pending: None,
+            last_result: None,
+            checkpoint: None,
+            drained: Vec::new(),
+            task_key: None,
+            running_children: 0,
+            seq: 0,
+            wake_queue: VecDeque::new(),
+            abort: None,
+            waiters: Vec::new(),
+        }
+    }
+
+    /// Its read-only view.
+    pub fn view(&self) -> HandleView {
+        HandleView {
+            id: self.id.to_string(),
+            state: self.state,
+            tokens: self.usage_total,
+            inbox: self.inbox.len(),
+            turns: self.turns_total,
+            pool_tokens: self.pools.tokens,
+            pending: self.pending.clone(),
+        }
+    }
+}
