@@ -2,6 +2,7 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 pub mod agent;
+pub mod agents;
 pub mod golden;
 pub mod http;
 pub mod resilience;

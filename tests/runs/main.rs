@@ -10,6 +10,8 @@ mod mcp_common;
 #[path = "../resume_support/mod.rs"]
 mod resume_support;
 
+#[path = "../agents_runtime.rs"]
+mod agents_runtime;
 #[path = "../client_abort.rs"]
 mod client_abort;
 #[path = "../client_errors.rs"]

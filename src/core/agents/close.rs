@@ -72,8 +72,12 @@ impl AgentRuntime {
             let node = &mut tree[h.0];
             let prev = node.state;
             node.state = HandleState::Closed;
-            let result =
-                TaskResult::settled("closed", TaskStatus::Closed, node.turns_total, node.usage_total);
+            let result = TaskResult::settled(
+                "closed",
+                TaskStatus::Closed,
+                node.turns_total,
+                node.usage_total,
+            );
             let line = format!(
                 "{}: {}→closed ({})",
                 node.id,

@@ -24,7 +24,10 @@ pub fn render(id: &str, items: &[InboxItem]) -> String {
     for item in items.iter().filter(|i| i.channel != "timer") {
         let n = lines.len() + 1;
         let line = if is_ancestor(id, &item.from) {
-            format!("{n}. [from={} channel={}] {}", item.from, item.channel, item.text)
+            format!(
+                "{n}. [from={} channel={}] {}",
+                item.from, item.channel, item.text
+            )
         } else {
             format!(
                 "{n}. [from={} channel={} UNTRUSTED] <untrusted>{}</untrusted>",
@@ -51,5 +54,6 @@ fn is_ancestor(id: &str, from: &str) -> bool {
     if from == "clock" || id == from {
         return true;
     }
-    id.strip_prefix(from).is_some_and(|rest| rest.starts_with('/'))
+    id.strip_prefix(from)
+        .is_some_and(|rest| rest.starts_with('/'))
 }

@@ -142,19 +142,22 @@ impl Registry {
             if agents.contains_key(def.name.as_str()) {
                 return Err(RegistryError::Duplicate(def.name));
             }
-            def.budget.check().map_err(|problem| RegistryError::Budget {
-                agent: def.name.clone(),
-                problem,
-            })?;
+            def.budget
+                .check()
+                .map_err(|problem| RegistryError::Budget {
+                    agent: def.name.clone(),
+                    problem,
+                })?;
             let mut resolved = Vec::with_capacity(def.tools.len());
             for name in &def.tools {
-                let tool = tools.iter().find(|t| t.spec().name == *name).ok_or_else(|| {
-                    RegistryError::UnknownTool {
+                let tool = tools
+                    .iter()
+                    .find(|t| t.spec().name == *name)
+                    .ok_or_else(|| RegistryError::UnknownTool {
                         agent: def.name.clone(),
                         tool: name.clone(),
                         known: known(&tool_names),
-                    }
-                })?;
+                    })?;
                 resolved.push(tool.clone());
             }
             let name = def.name.clone();

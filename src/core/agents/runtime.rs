@@ -179,7 +179,12 @@ impl AgentRuntime {
 
     /// The handle whose id is `id`.
     pub fn find(&self, id: &str) -> Option<Handle> {
-        self.0.tree.borrow().iter().position(|n| &*n.id == id).map(Handle)
+        self.0
+            .tree
+            .borrow()
+            .iter()
+            .position(|n| &*n.id == id)
+            .map(Handle)
     }
 
     /// The handle's id.
@@ -382,7 +387,11 @@ impl AgentRuntime {
         node.state = HandleState::Running;
         node.abort = Some(TurnAbort::new());
         let items = std::mem::take(&mut node.inbox);
-        let input = format!("{}{}", prompt.unwrap_or(""), inbox::render(&node.id, &items));
+        let input = format!(
+            "{}{}",
+            prompt.unwrap_or(""),
+            inbox::render(&node.id, &items)
+        );
         node.drained = items;
         let line = format!("{}: idle→running (wake)", node.id);
         drop(tree);
@@ -521,7 +530,12 @@ impl AgentRuntime {
                         number(ms),
                         node.state.as_str()
                     );
-                    TaskResult::settled(text, TaskStatus::Timeout, node.turns_total, node.usage_total)
+                    TaskResult::settled(
+                        text,
+                        TaskStatus::Timeout,
+                        node.turns_total,
+                        node.usage_total,
+                    )
                 }
             }
         })

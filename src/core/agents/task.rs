@@ -7,9 +7,9 @@
 use crate::core::json::value::{Map, Value};
 use crate::core::text::JoinWith;
 
+use super::close::CloseOptions;
 use super::data::{HandleState, TaskResult, TaskStatus};
 use super::runtime::{pending_result, AgentRuntime, Handle, WaitOptions};
-use super::close::CloseOptions;
 use crate::core::host::LocalBoxFuture;
 use crate::core::spec::ToolSpec;
 use crate::core::tool::{Context, Tool};
