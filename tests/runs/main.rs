@@ -10,6 +10,8 @@ mod mcp_common;
 #[path = "../resume_support/mod.rs"]
 mod resume_support;
 
+#[path = "../agents_conformance.rs"]
+mod agents_conformance;
 #[path = "../agents_runtime.rs"]
 mod agents_runtime;
 #[path = "../client_abort.rs"]
