@@ -12,6 +12,8 @@ mod resume_support;
 
 #[path = "../agents_conformance.rs"]
 mod agents_conformance;
+#[path = "../agents_hooks.rs"]
+mod agents_hooks;
 #[path = "../agents_runtime.rs"]
 mod agents_runtime;
 #[path = "../client_abort.rs"]
