@@ -2,7 +2,7 @@
 //! transition trace, the two rails, the three gates, the budgets, the `task` tool. Scripted
 //! models on a local executor and a virtual clock (`tests/common/agents.rs`); no fixture is
 //! read here (`agents_conformance.rs` reads the shared ones).
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::common;
 
@@ -878,4 +878,142 @@ fn a_suspending_tool_with_no_wait_for_parks_the_handle_with_its_path_and_rewinds
     assert!(bed.rt.trace().contains(
         &"root/asker.1: suspended→idle (interrupt cancelled pending \"approval\")".to_owned()
     ));
+}
+
+// ---- an agent as a tool ---------------------------------------------------------------------
+
+#[test]
+fn an_agent_is_a_tool_in_a_classic_run_and_returns_only_its_final_text() {
+    use toolnexus::core::agents::as_tool::{run_once, AgentTool, RuntimeFactory};
+    use toolnexus::core::client::config::{ClientConfig, Style};
+    use toolnexus::core::client::hooks::NoHooks;
+    use toolnexus::core::client::run::{Client, RunInput};
+    use toolnexus::core::tool::Tool;
+    use toolnexus::core::toolkit::{Sources, Toolkit};
+
+    let bed = bed();
+    bed.models.scripts.borrow_mut().push((
+        "m-old-api".into(),
+        vec![
+            Rule::calls(
+                When::ToolMsgs(0),
+                vec![("explore", json!({"prompt": "scan the repo"}))],
+            ),
+            Rule::text(
+                When::ToolMsgsAtLeast(1),
+                "old-api summary: <first tool msg content>",
+            ),
+        ],
+    ));
+    // Each call runs on a fresh runtime over the same registry, transport, clock and executor.
+    let (models, clock) = (bed.models.clone(), bed.clock.clone());
+    let spawner = bed.pool.borrow().spawner();
+    let made = Rc::new(std::cell::Cell::new(0));
+    let factory: RuntimeFactory = {
+        let made = made.clone();
+        Rc::new(move || {
+            made.set(made.get() + 1);
+            let registry = Registry::new(defs(), &[lookup()]).unwrap();
+            AgentRuntime::new(toolnexus::core::agents::runtime::RuntimeOptions::new(
+                registry,
+                Rc::new(ModelsHttp(models.clone())),
+                clock.clone(),
+                Rc::new(PoolSpawner(spawner.clone())),
+            ))
+        })
+    };
+    let tool = AgentTool::new("explore", "read-only research", factory).unwrap();
+    assert_eq!(
+        (tool.spec().name.as_str(), tool.spec().source.as_str()),
+        ("explore", "agent")
+    );
+    let (toolkit, _) = Toolkit::assemble(Sources {
+        extras: vec![Rc::new(tool)],
+        ..Sources::default()
+    });
+    let config = ClientConfig::new(Style::OpenAi, "http://mock.local", "m-old-api");
+    let client = Client {
+        dialect: config.style.dialect(),
+        config: Rc::new(config),
+        http: Rc::new(ModelsHttp(bed.models.clone())),
+        hooks: Rc::new(NoHooks),
+        wait_for: None,
+        clock: bed.clock.clone(),
+        telemetry: Rc::default(),
+        requests: Rc::default(),
+    };
+    let input = RunInput {
+        toolkit: Rc::new(toolkit),
+        prompt: "summarize".into(),
+        history: Vec::new(),
+        history_text: None,
+        history_host: None,
+        signal: None,
+        events: None,
+        resume: None,
+    };
+    let r = bed.block_on(client.run(input)).unwrap();
+    assert_eq!(r.text, "old-api summary: found:data(x)");
+    let meta = r.tool_calls[0].metadata.clone().unwrap();
+    assert_eq!(
+        Value::Object(meta),
+        json!({"agent": "explore", "turns": 2, "totalTokens": 80})
+    );
+    assert_eq!(made.get(), 1);
+
+    // One-shot: a refused spawn is an error result; a finished run closes its tree.
+    let one = bed.block_on(run_once(&bed.rt, "nobody", "x"));
+    assert_eq!(one.status, TaskStatus::Error);
+    let done = bed.block_on(run_once(&bed.rt, "peer", "hi"));
+    assert_eq!(done.status, TaskStatus::Done);
+    assert!(bed.rt.list().iter().all(|v| v.state == HandleState::Closed));
+}
+
+#[test]
+fn a_handle_of_another_runtime_is_refused_not_misread() {
+    let a = bed();
+    let b = bed();
+    let foreign = spawn(&a, a.rt.root(), "peer");
+    spawn(&b, b.rt.root(), "peer");
+    let refused = "the handle is not of this runtime";
+    assert_eq!(
+        b.rt.post(foreign, item("x", "peer", "hi")).unwrap_err().0,
+        refused
+    );
+    assert_eq!(b.rt.wake(foreign, None).unwrap_err().0, refused);
+    assert_eq!(b.rt.spawn(foreign, "peer", None).unwrap_err().0, refused);
+    let w = b.block_on(b.rt.wait(foreign, WaitOptions::default()));
+    assert_eq!(
+        (w.status, w.text.as_str()),
+        (
+            TaskStatus::Error,
+            "wait refused: the handle is not of this runtime"
+        )
+    );
+    b.rt.interrupt(foreign);
+    b.block_on(b.rt.close(foreign, CloseOptions::default()));
+    assert_eq!(b.rt.state(foreign), HandleState::Closed);
+    assert_eq!(
+        b.rt.list()[0].state,
+        HandleState::Idle,
+        "b's own handle is untouched"
+    );
+    assert_eq!(a.rt.state(foreign), HandleState::Idle);
+}
+
+#[test]
+fn on_spawn_runs_once_at_spawn_with_the_new_handle() {
+    let seen = Rc::new(RefCell::new(Vec::<String>::new()));
+    let hook: toolnexus::core::agents::registry::OnSpawn = {
+        let seen = seen.clone();
+        Rc::new(move |v: &toolnexus::core::agents::data::HandleView| {
+            seen.borrow_mut()
+                .push(format!("{} {}", v.id, v.state.as_str()))
+        })
+    };
+    let bed = bed_with(|d| d[2].on_spawn = Some(hook), |_| {});
+    let p = spawn(&bed, bed.rt.root(), "peer");
+    run(&bed, p, "go");
+    run(&bed, p, "again");
+    assert_eq!(*seen.borrow(), ["root/peer.1 idle"]);
 }

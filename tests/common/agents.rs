@@ -2,7 +2,12 @@
 //! virtual clock advanced by hand, and scripted models keyed by the request's `model` (the
 //! shared fixtures' `mockLLM` rules: a reply chosen by how many tool messages the request
 //! holds, tool calls or a text template, optionally blocking until released or aborted).
-#![allow(dead_code, clippy::unwrap_used, clippy::panic)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use futures_executor::{LocalPool, LocalSpawner};
 use futures_util::task::LocalSpawn;

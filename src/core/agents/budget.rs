@@ -7,6 +7,7 @@ use crate::core::jsfmt::number;
 crate::record! {
     /// The limits an agent runs under. Every field is optional; a set one must be a positive
     /// number.
+    #[derive(Default)]
     pub struct Budget as "struct Budget" {
         /// Model calls over the handle's life (default 6).
         pub max_turns: Option<f64> = "maxTurns",
@@ -22,20 +23,6 @@ crate::record! {
         pub max_concurrent: Option<f64> = "maxConcurrent",
         /// Tree depth below this handle's children (default 3), checked at spawn.
         pub max_depth: Option<f64> = "maxDepth",
-    }
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            max_turns: None,
-            max_tokens: None,
-            max_tool_calls: None,
-            max_wall_ms: None,
-            max_children: None,
-            max_concurrent: None,
-            max_depth: None,
-        }
     }
 }
 

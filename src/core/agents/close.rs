@@ -19,6 +19,7 @@ impl AgentRuntime {
     /// Closes `h` and its subtree (children first, leaf-first). Closing a closed handle does
     /// nothing.
     pub fn close(&self, h: Handle, options: CloseOptions) -> LocalBoxFuture<'static, ()> {
+        let h = self.own(h);
         let rt = self.clone();
         Box::pin(async move { rt.close_now(h, options).await })
     }
@@ -94,6 +95,7 @@ impl AgentRuntime {
 
     /// The handle's state.
     pub fn state(&self, h: Handle) -> HandleState {
+        let h = self.own(h);
         self.0.tree.borrow()[h.0].state
     }
 

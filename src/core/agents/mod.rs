@@ -10,10 +10,12 @@
 //! | [`close`] | `close`, leaf-first |
 //! | `turn` | one turn: the handle's client, its run, the outcome recorded |
 //! | [`task`] | the `task` tool: delegation to a team member |
+//! | [`as_tool`] | an agent as a `Tool` (`source: "agent"`) and a one-shot run |
 //! | [`inbox`] | the coalesced drain of the unsolicited rail |
 //! | [`gate`] | the global turn gate around every model call |
 //! | [`signal`], [`waiter`], [`node`] | a turn's abort seam, a waiter's slot, a handle's record |
 
+pub mod as_tool;
 pub mod budget;
 pub mod close;
 pub mod data;

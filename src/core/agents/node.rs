@@ -123,3 +123,58 @@ impl Node {
         }
     }
 }
+
+/// The handle table. Indexing never panics: an index that names no handle reads and writes a
+/// closed stand-in (`void`), which the verbs never reach (they check every handle first).
+pub struct Tree {
+    nodes: Vec<Node>,
+    void: Node,
+}
+
+impl Tree {
+    /// A table holding `root`; `void` is the stand-in.
+    pub fn new(root: Node, mut void: Node) -> Tree {
+        void.state = HandleState::Closed;
+        Tree {
+            nodes: vec![root],
+            void,
+        }
+    }
+
+    /// How many handles there are (the root included).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Never: the root is always there.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Adds a handle; returns its index.
+    pub fn push(&mut self, node: Node) -> usize {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    /// The handles in table order.
+    pub fn iter(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.iter()
+    }
+}
+
+impl std::ops::Index<usize> for Tree {
+    type Output = Node;
+    fn index(&self, i: usize) -> &Node {
+        self.nodes.get(i).unwrap_or(&self.void)
+    }
+}
+
+impl std::ops::IndexMut<usize> for Tree {
+    fn index_mut(&mut self, i: usize) -> &mut Node {
+        match self.nodes.get_mut(i) {
+            Some(node) => node,
+            None => &mut self.void,
+        }
+    }
+}

@@ -213,7 +213,7 @@ impl Registry {
         done: &mut Vec<&'a str>,
     ) -> Result<(), RegistryError> {
         if let Some(at) = path.iter().position(|p| *p == name) {
-            let mut cycle: Vec<&str> = path[at..].to_vec();
+            let mut cycle: Vec<&str> = path.iter().skip(at).copied().collect();
             cycle.push(name);
             return Err(RegistryError::Cycle(cycle.join_with(" → ")));
         }

@@ -13,7 +13,7 @@ use super::budget::{carve, Budget, Caps, Pools};
 use super::data::{HandleState, HandleView, InboxItem, TaskResult, TaskStatus};
 use super::gate::{GatedHttp, TurnGate};
 use super::inbox;
-use super::node::{Node, QueuedWake};
+use super::node::{Node, QueuedWake, Tree};
 use super::registry::{Agent, AgentDef, Registry};
 use super::signal::TurnAbort;
 use super::waiter::{Slot, Waiting};
@@ -25,9 +25,17 @@ use crate::core::host::{Clock, Http, LocalBoxFuture, Spawn};
 use crate::core::jsfmt::number;
 use crate::core::text::JoinWith;
 
-/// A handle: a capability naming one agent in one runtime's tree.
+/// A handle: a capability naming one agent in one runtime's tree (its index there, and the
+/// runtime's serial, so a handle of another runtime is refused instead of misread).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Handle(pub(super) usize);
+pub struct Handle(pub(super) usize, pub(super) u64);
+
+thread_local! {
+    static SERIAL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// What a verb says about a handle of another runtime.
+const FOREIGN: &str = "the handle is not of this runtime";
 
 /// A verb refused: returned to the caller, never thrown.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -129,7 +137,8 @@ pub(super) struct Inner {
     pub(super) shutdown_ms: f64,
     pub(super) hooks: Option<Rc<dyn Hooks>>,
     pub(super) on_metric: Option<Rc<dyn MetricSink>>,
-    pub(super) tree: RefCell<Vec<Node>>,
+    pub(super) tree: RefCell<Tree>,
+    pub(super) serial: u64,
     pub(super) trace: RefCell<Vec<String>>,
 }
 
@@ -152,7 +161,17 @@ impl AgentRuntime {
             },
             tools: Vec::new(),
         });
-        let root = Node::new("root".into(), root_agent, Budget::default(), None);
+        let root = Node::new("root".into(), root_agent.clone(), Budget::default(), None);
+        let void = Node::new(
+            "(no such handle)".into(),
+            root_agent,
+            Budget::default(),
+            None,
+        );
+        let serial = SERIAL.with(|s| {
+            s.set(s.get() + 1);
+            s.get()
+        });
         AgentRuntime(Rc::new(Inner {
             registry: options.registry,
             llm: options.llm,
@@ -167,28 +186,49 @@ impl AgentRuntime {
             shutdown_ms: options.shutdown_ms.unwrap_or(200.0),
             hooks: options.hooks,
             on_metric: options.on_metric,
-            tree: RefCell::new(vec![root]),
+            tree: RefCell::new(Tree::new(root, void)),
+            serial,
             trace: RefCell::new(Vec::new()),
         }))
     }
 
     /// The root handle (the parent of top-level spawns).
     pub fn root(&self) -> Handle {
-        Handle(0)
+        Handle(0, self.0.serial)
+    }
+
+    /// The handle of table index `i`.
+    pub(super) fn handle(&self, i: usize) -> Handle {
+        Handle(i, self.0.serial)
+    }
+
+    /// `h` when it is this runtime's, else a handle of the closed stand-in.
+    pub(super) fn own(&self, h: Handle) -> Handle {
+        if h.1 == self.0.serial {
+            h
+        } else {
+            Handle(usize::MAX, self.0.serial)
+        }
+    }
+
+    /// Refuses a handle of another runtime.
+    fn check(&self, h: Handle) -> Result<Handle, VerbError> {
+        if h.1 == self.0.serial {
+            Ok(h)
+        } else {
+            Err(VerbError(FOREIGN.to_owned()))
+        }
     }
 
     /// The handle whose id is `id`.
     pub fn find(&self, id: &str) -> Option<Handle> {
-        self.0
-            .tree
-            .borrow()
-            .iter()
-            .position(|n| &*n.id == id)
-            .map(Handle)
+        let i = self.0.tree.borrow().iter().position(|n| &*n.id == id)?;
+        Some(self.handle(i))
     }
 
     /// The handle's id.
     pub fn id(&self, h: Handle) -> String {
+        let h = self.own(h);
         self.0.tree.borrow()[h.0].id.to_string()
     }
 
@@ -209,15 +249,17 @@ impl AgentRuntime {
 
     /// The handle's children, in spawn order.
     pub fn children(&self, h: Handle) -> Vec<Handle> {
+        let h = self.own(h);
         self.0.tree.borrow()[h.0]
             .children
             .iter()
-            .map(|&c| Handle(c))
+            .map(|&c| self.handle(c))
             .collect()
     }
 
     /// The handle's buffered inbox items.
     pub fn inbox(&self, h: Handle) -> Vec<InboxItem> {
+        let h = self.own(h);
         self.0.tree.borrow()[h.0].inbox.clone()
     }
 
@@ -237,6 +279,7 @@ impl AgentRuntime {
         name: &str,
         budget: Option<&Budget>,
     ) -> Result<Handle, VerbError> {
+        let parent = self.check(parent)?;
         let agent = self.0.registry.get(name).cloned().ok_or_else(|| {
             VerbError(format!(
                 "unknown agent \"{name}\" (known: {})",
@@ -291,10 +334,9 @@ impl AgentRuntime {
             node.depth = depth;
             node.pools = pools;
             node.deadline = deadline;
-            let child = tree.len();
-            tree[parent.0].children.push(child);
             let view = node.view();
-            tree.push(node);
+            let child = tree.push(node);
+            tree[parent.0].children.push(child);
             (child, id, view)
         };
         let tokens = view.pool_tokens.map_or("Infinity".to_owned(), number);
@@ -305,7 +347,7 @@ impl AgentRuntime {
         if let Some(on_spawn) = &agent.def.on_spawn {
             on_spawn(&view);
         }
-        Ok(Handle(child))
+        Ok(self.handle(child))
     }
 
     // ---- post ----------------------------------------------------------------------------
@@ -313,6 +355,7 @@ impl AgentRuntime {
     /// Appends to the handle's inbox, with no transition. Refused at once, loudly: a closed
     /// handle, a full inbox (`inboxCap`).
     pub fn post(&self, h: Handle, item: InboxItem) -> Result<(), VerbError> {
+        let h = self.check(h)?;
         let cap = self.0.inbox_cap;
         let mut tree = self.0.tree.borrow_mut();
         let node = &mut tree[h.0];
@@ -341,6 +384,7 @@ impl AgentRuntime {
     /// moves a suspended one). Refused: a closed handle; an exhausted budget, which also
     /// settles the handle's waiters with an `incomplete` result naming the limit.
     pub fn wake(&self, h: Handle, prompt: Option<&str>) -> Result<(), VerbError> {
+        let h = self.check(h)?;
         let now = self.0.clock.now_ms();
         let limit = {
             let mut tree = self.0.tree.borrow_mut();
@@ -453,7 +497,7 @@ impl AgentRuntime {
                     None => break,
                 }
             };
-            let child = Handle(next.child);
+            let child = self.handle(next.child);
             let now = self.0.clock.now_ms();
             let limit = {
                 let tree = self.0.tree.borrow();
@@ -482,6 +526,11 @@ impl AgentRuntime {
     /// passes (the handle keeps running). With `by`, only the spawner may wait. The waiter is
     /// registered when this is called, not when the future is first polled.
     pub fn wait(&self, h: Handle, options: WaitOptions) -> LocalBoxFuture<'static, TaskResult> {
+        if h.1 != self.0.serial {
+            let refused =
+                TaskResult::settled(format!("wait refused: {FOREIGN}"), TaskStatus::Error, 0, 0);
+            return Box::pin(async move { refused });
+        }
         let slot = {
             let mut tree = self.0.tree.borrow_mut();
             let node = &tree[h.0];
@@ -547,6 +596,7 @@ impl AgentRuntime {
     /// its turn drained restored to its inbox, and its waiters get an `interrupted` result.
     /// On a suspended handle: cancels its pending request → idle.
     pub fn interrupt(&self, h: Handle) {
+        let h = self.own(h);
         let mut tree = self.0.tree.borrow_mut();
         let node = &mut tree[h.0];
         match node.state {
@@ -587,17 +637,19 @@ impl AgentRuntime {
 
     /// One handle's view.
     pub fn inspect(&self, h: Handle) -> HandleView {
+        let h = self.own(h);
         self.0.tree.borrow()[h.0].view()
     }
 
     /// The handle's agent name.
     pub fn agent_name(&self, h: Handle) -> String {
+        let h = self.own(h);
         self.0.tree.borrow()[h.0].agent.def.name.clone()
     }
 }
 
 /// The first exhausted limit on the live chain from `i` up to the root.
-pub(super) fn pool_limit(tree: &[Node], i: usize, now: f64) -> Option<&'static str> {
+pub(super) fn pool_limit(tree: &Tree, i: usize, now: f64) -> Option<&'static str> {
     let mut at = Some(i);
     while let Some(a) = at {
         let node = &tree[a];
@@ -617,7 +669,7 @@ pub(super) fn turn_cap(node: &Node) -> Option<&'static str> {
     (f64::from(node.turns_total) >= node.caps.max_turns).then_some("maxTurns")
 }
 
-fn is_queued(tree: &[Node], i: usize) -> bool {
+fn is_queued(tree: &Tree, i: usize) -> bool {
     tree[i]
         .parent
         .is_some_and(|p| tree[p].wake_queue.iter().any(|q| q.child == i))

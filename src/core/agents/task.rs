@@ -136,7 +136,7 @@ impl AgentRuntime {
             .iter()
             .copied()
             .find(|&c| tree[c].task_key.as_deref() == Some(key))
-            .map(Handle)
+            .map(|c| self.handle(c))
     }
 
     /// What a reattached child answers: its pending request, its running turn's result, or

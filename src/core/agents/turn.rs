@@ -24,10 +24,7 @@ use crate::core::types::Request;
 impl AgentRuntime {
     /// Runs the admitted turn `h` with `input` to its end and settles it.
     pub(super) async fn execute_turn(self, h: Handle, input: String) {
-        let abort = self.0.tree.borrow()[h.0]
-            .abort
-            .clone()
-            .unwrap_or_else(TurnAbort::new);
+        let abort = self.0.tree.borrow()[h.0].abort.clone().unwrap_or_default();
         let outcome = self.run_turn(h, &input, &abort).await;
         let result = match outcome {
             Ok((pre_turn, run)) => self.record_run(h, input, pre_turn, run).await,
