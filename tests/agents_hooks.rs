@@ -426,3 +426,123 @@ fn agent_hooks_h5_h6() {
         s6["expect"]["storedMessagesAfter"].as_u64().unwrap()
     );
 }
+
+// ---- into delegated children; unset is byte-identical ---------------------------------------
+
+fn fanout_models() -> Rc<Models> {
+    Models::new(vec![
+        (
+            "m-coordinator",
+            vec![
+                Rule::calls(
+                    When::ToolMsgs(0),
+                    vec![("task", json!({"agent": "explore", "prompt": "find A"}))],
+                ),
+                Rule::text(
+                    When::ToolMsgsAtLeast(1),
+                    "synthesis: <first tool msg content>",
+                ),
+            ],
+        ),
+        (
+            "m-explore",
+            vec![
+                Rule::calls(When::ToolMsgs(0), vec![("lookup", json!({"q": "x"}))]),
+                Rule::text(When::ToolMsgsAtLeast(1), "found:<first tool msg content>"),
+            ],
+        ),
+    ])
+}
+
+#[test]
+fn hooks_and_metrics_reach_a_delegated_child_and_a_childs_def_replaces_them_for_it_alone() {
+    let runtime_fired = Rc::new(Cell::new(0));
+    let child_fired = Rc::new(Cell::new(0));
+    let sink = Rc::new(Names::default());
+    let explore = AgentDef {
+        hooks: Some(injecting("FROM-EXPLORE", child_fired.clone())),
+        ..def("explore", "research", "m-explore", &["lookup"], &[])
+    };
+    let coordinator = def(
+        "coordinator",
+        "delegates",
+        "m-coordinator",
+        &[],
+        &["explore"],
+    );
+    let bed = Bed::new(
+        vec![coordinator, explore],
+        &[lookup()],
+        fanout_models(),
+        |o: &mut RuntimeOptions| {
+            o.hooks = Some(injecting("FROM-RUNTIME", runtime_fired.clone()));
+            o.on_metric = Some(sink.clone());
+        },
+    );
+    let (_, r) = turn(&bed, "coordinator");
+    assert_eq!(r.text, "synthesis: found:data(x)");
+    assert_eq!((runtime_fired.get(), child_fired.get()), (2, 2));
+    for body in bed.models.bodies.borrow().iter() {
+        let text = body.to_string();
+        let child = body["model"] == json!("m-explore");
+        assert_eq!(text.contains("FROM-EXPLORE"), child, "{text}");
+        assert_eq!(text.contains("FROM-RUNTIME"), !child, "{text}");
+    }
+    // The runtime's sink saw both runs: 4 model calls, the tool call, 2 runs (child first).
+    let events = sink.0.borrow().clone();
+    assert_eq!(events.iter().filter(|e| *e == "llm").count(), 4);
+    assert_eq!(events.iter().filter(|e| *e == "run").count(), 2);
+}
+
+#[test]
+fn with_no_hooks_anywhere_an_agent_turn_sends_what_a_bare_client_sends() {
+    use toolnexus::core::client::config::{ClientConfig, Style};
+    use toolnexus::core::client::hooks::NoHooks;
+    use toolnexus::core::client::run::{Client, RunInput};
+    use toolnexus::core::toolkit::{Sources, Toolkit};
+
+    let soulful = AgentDef {
+        soul: "You are terse.".into(),
+        ..def("explore", "research", "m-explore", &["lookup"], &[])
+    };
+    let bed = Bed::new(vec![soulful], &[lookup()], fanout_models(), |_| {});
+    let (_, r) = turn(&bed, "explore");
+    assert_eq!(r.text, "found:data(x)");
+    let agent_bodies = bed.models.bodies.borrow().clone();
+
+    let bare = fanout_models();
+    let mut config = ClientConfig::new(Style::OpenAi, "http://mock.local", "m-explore");
+    config.system_prompt = "You are terse.".into();
+    let client = Client {
+        dialect: config.style.dialect(),
+        config: Rc::new(config),
+        http: Rc::new(ModelsHttp(bare.clone())),
+        hooks: Rc::new(NoHooks),
+        wait_for: None,
+        clock: bed.clock.clone(),
+        telemetry: Rc::default(),
+        requests: Rc::default(),
+    };
+    let (toolkit, _) = Toolkit::assemble(Sources {
+        extras: vec![lookup()],
+        ..Sources::default()
+    });
+    let input = RunInput {
+        toolkit: Rc::new(toolkit),
+        prompt: "go".into(),
+        history: Vec::new(),
+        history_text: None,
+        history_host: None,
+        signal: None,
+        events: None,
+        resume: None,
+    };
+    let bare_result = bed.block_on(client.run(input)).unwrap();
+    assert_eq!(bare_result.text, r.text);
+    assert_eq!(*bare.bodies.borrow(), agent_bodies);
+    let stored = bed
+        .block_on(bed.rt.store().get("root/explore.1"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored, bare_result.messages);
+}

@@ -1017,3 +1017,41 @@ fn on_spawn_runs_once_at_spawn_with_the_new_handle() {
     run(&bed, p, "again");
     assert_eq!(*seen.borrow(), ["root/peer.1 idle"]);
 }
+
+#[test]
+fn max_wall_ms_stops_a_running_turn_loudly_and_keeps_its_inbox() {
+    let bed = bed();
+    let s = bed
+        .rt
+        .spawn(
+            bed.rt.root(),
+            "slow",
+            Some(&Budget {
+                max_wall_ms: Some(100.0),
+                ..Budget::default()
+            }),
+        )
+        .unwrap();
+    bed.rt.post(s, item("root", "peer", "for later")).unwrap();
+    bed.rt.wake(s, Some("work slowly")).unwrap();
+    bed.settle();
+    let waiting = bed.rt.wait(s, WaitOptions::default());
+    bed.advance(99.0);
+    assert_eq!(bed.rt.state(s), HandleState::Running);
+    bed.advance(1.0);
+    let r = bed.block_on(waiting);
+    assert_eq!(
+        (r.status, r.limit.as_deref()),
+        (TaskStatus::Incomplete, Some("maxWallMs"))
+    );
+    assert_eq!(
+        r.text,
+        "budget exhausted (maxWallMs); partial work preserved"
+    );
+    assert_eq!(bed.rt.state(s), HandleState::Idle);
+    assert_eq!(bed.rt.inbox(s).len(), 1);
+    assert!(bed
+        .rt
+        .trace()
+        .contains(&"root/slow.1: running→idle (incomplete: maxWallMs)".to_owned()));
+}

@@ -85,6 +85,10 @@ impl AgentRuntime {
         let mut config = ClientConfig::new(llm.style, llm.base_url.clone(), model);
         config.api_key = llm.api_key.clone();
         config.system_prompt = def.soul.clone();
+        // The chain's wall-clock deadline bounds the run itself, not only its admission.
+        if let Some(deadline) = node.deadline {
+            config.timeout_ms = Some((deadline - self.0.clock.now_ms()).max(0.0));
+        }
         let left = node.caps.max_turns - f64::from(node.turns_total);
         config.max_turns = if left >= 1.0 { left as u32 } else { 1 };
         let hooks: Rc<dyn Hooks> = def
@@ -179,11 +183,16 @@ impl AgentRuntime {
         result
     }
 
-    /// A run that failed or was aborted: an error result. An aborted turn puts the items it
-    /// drained back at the front of the inbox (the drain is transactional).
+    /// A run that failed or was aborted: an error result, or `incomplete` when the chain's
+    /// wall-clock deadline stopped it. A turn that did not complete puts the items it drained
+    /// back at the front of the inbox (the drain is transactional).
     fn record_failure(&self, h: Handle, abort: &TurnAbort, message: String) -> TaskResult {
-        let aborted = abort.is_aborted();
+        let now = self.0.clock.now_ms();
         let reason = abort.reason();
+        let stopped_by_runtime = matches!(reason.as_str(), "interrupted" | "closed");
+        let timed_out =
+            !stopped_by_runtime && self.0.tree.borrow()[h.0].deadline.is_some_and(|d| now >= d);
+        let aborted = abort.is_aborted() || timed_out;
         let line = {
             let mut tree = self.0.tree.borrow_mut();
             let node = &mut tree[h.0];
@@ -195,20 +204,28 @@ impl AgentRuntime {
                 node.state = HandleState::Idle;
             }
             node.abort = None;
-            if aborted {
+            if timed_out {
+                format!("{}: running→idle (incomplete: maxWallMs)", node.id)
+            } else if aborted {
                 format!("{}: running→idle (interrupted; inbox intact)", node.id)
             } else {
                 format!("{}: running→idle (error: {message})", node.id)
             }
         };
         self.t(line);
+        let (turns, tokens) = self.counts(h);
+        if timed_out {
+            let text = "budget exhausted (maxWallMs); partial work preserved";
+            let mut result = TaskResult::settled(text, TaskStatus::Incomplete, turns, tokens);
+            result.limit = Some("maxWallMs".into());
+            return result;
+        }
         let status = match (aborted, reason.as_str()) {
             (true, "closed") => TaskStatus::Closed,
             (true, _) => TaskStatus::Interrupted,
             _ => TaskStatus::Error,
         };
         let text = if aborted { reason } else { message };
-        let (turns, tokens) = self.counts(h);
         TaskResult::settled(text, status, turns, tokens)
     }
 
