@@ -252,8 +252,9 @@ fn seeded(soul: &str, pairs: usize, q: &str, a: &str) -> Vec<Message> {
 }
 
 /// A test-side compactor over the transcript a `beforeLLM` hook is handed (the package's own
-/// `compactor` is JavaScript): over `max_tokens` (chars / 4), the leading system message stays
-/// verbatim, the head becomes one message with `summary`, and a tail of at most `keep_tail`
+/// `agents.compactor` is JavaScript, `src/js/agents.js`; this one keeps its shape): over
+/// `max_tokens` (JSON length / 4), the leading system message stays verbatim, the head becomes
+/// one `[Summary of earlier conversation]` system message, and a tail of at most `keep_tail`
 /// tokens is kept, starting at a user turn.
 fn compactor(
     max_tokens: usize,
@@ -278,7 +279,8 @@ fn compactor(
             while start < rest.len() && rest[start]["role"] != json!("user") {
                 start += 1;
             }
-            let mut out = vec![lead.clone(), json!({"role": "user", "content": summary})];
+            let summary = format!("[Summary of earlier conversation]\n{summary}");
+            let mut out = vec![lead.clone(), json!({"role": "system", "content": summary})];
             out.extend_from_slice(&rest[start..]);
             Ok(LlmOverride {
                 messages: Some(out),
