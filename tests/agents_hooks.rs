@@ -498,11 +498,6 @@ fn hooks_and_metrics_reach_a_delegated_child_and_a_childs_def_replaces_them_for_
 
 #[test]
 fn with_no_hooks_anywhere_an_agent_turn_sends_what_a_bare_client_sends() {
-    use toolnexus::core::client::config::{ClientConfig, Style};
-    use toolnexus::core::client::hooks::NoHooks;
-    use toolnexus::core::client::run::{Client, RunInput};
-    use toolnexus::core::toolkit::{Sources, Toolkit};
-
     let soulful = AgentDef {
         soul: "You are terse.".into(),
         ..def("explore", "research", "m-explore", &["lookup"], &[])
@@ -513,32 +508,13 @@ fn with_no_hooks_anywhere_an_agent_turn_sends_what_a_bare_client_sends() {
     let agent_bodies = bed.models.bodies.borrow().clone();
 
     let bare = fanout_models();
-    let mut config = ClientConfig::new(Style::OpenAi, "http://mock.local", "m-explore");
-    config.system_prompt = "You are terse.".into();
-    let client = Client {
-        dialect: config.style.dialect(),
-        config: Rc::new(config),
-        http: Rc::new(ModelsHttp(bare.clone())),
-        hooks: Rc::new(NoHooks),
-        wait_for: None,
-        clock: bed.clock.clone(),
-        telemetry: Rc::default(),
-        requests: Rc::default(),
-    };
-    let (toolkit, _) = Toolkit::assemble(Sources {
-        extras: vec![lookup()],
-        ..Sources::default()
-    });
-    let input = RunInput {
-        toolkit: Rc::new(toolkit),
-        prompt: "go".into(),
-        history: Vec::new(),
-        history_text: None,
-        history_host: None,
-        signal: None,
-        events: None,
-        resume: None,
-    };
+    let client = bare_client(
+        bare.clone(),
+        bed.clock.clone(),
+        "m-explore",
+        "You are terse.",
+    );
+    let input = run_input(vec![lookup()], "go");
     let bare_result = bed.block_on(client.run(input)).unwrap();
     assert_eq!(bare_result.text, r.text);
     assert_eq!(*bare.bodies.borrow(), agent_bodies);

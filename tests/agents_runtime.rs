@@ -885,11 +885,7 @@ fn a_suspending_tool_with_no_wait_for_parks_the_handle_with_its_path_and_rewinds
 #[test]
 fn an_agent_is_a_tool_in_a_classic_run_and_returns_only_its_final_text() {
     use toolnexus::core::agents::as_tool::{run_once, AgentTool, RuntimeFactory};
-    use toolnexus::core::client::config::{ClientConfig, Style};
-    use toolnexus::core::client::hooks::NoHooks;
-    use toolnexus::core::client::run::{Client, RunInput};
     use toolnexus::core::tool::Tool;
-    use toolnexus::core::toolkit::{Sources, Toolkit};
 
     let bed = bed();
     bed.models.scripts.borrow_mut().push((
@@ -927,31 +923,8 @@ fn an_agent_is_a_tool_in_a_classic_run_and_returns_only_its_final_text() {
         (tool.spec().name.as_str(), tool.spec().source.as_str()),
         ("explore", "agent")
     );
-    let (toolkit, _) = Toolkit::assemble(Sources {
-        extras: vec![Rc::new(tool)],
-        ..Sources::default()
-    });
-    let config = ClientConfig::new(Style::OpenAi, "http://mock.local", "m-old-api");
-    let client = Client {
-        dialect: config.style.dialect(),
-        config: Rc::new(config),
-        http: Rc::new(ModelsHttp(bed.models.clone())),
-        hooks: Rc::new(NoHooks),
-        wait_for: None,
-        clock: bed.clock.clone(),
-        telemetry: Rc::default(),
-        requests: Rc::default(),
-    };
-    let input = RunInput {
-        toolkit: Rc::new(toolkit),
-        prompt: "summarize".into(),
-        history: Vec::new(),
-        history_text: None,
-        history_host: None,
-        signal: None,
-        events: None,
-        resume: None,
-    };
+    let client = bare_client(bed.models.clone(), bed.clock.clone(), "m-old-api", "");
+    let input = run_input(vec![Rc::new(tool)], "summarize");
     let r = bed.block_on(client.run(input)).unwrap();
     assert_eq!(r.text, "old-api summary: found:data(x)");
     let meta = r.tool_calls[0].metadata.clone().unwrap();

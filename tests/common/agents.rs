@@ -398,3 +398,35 @@ impl Bed {
         PoolSpawner(self.pool.borrow().spawner()).spawn(Box::pin(task));
     }
 }
+
+/// A client over `models` with no hooks, as a host builds one by hand.
+pub fn bare_client(
+    models: Rc<Models>,
+    clock: Rc<VirtualClock>,
+    model: &str,
+    soul: &str,
+) -> toolnexus::core::client::run::Client {
+    use toolnexus::core::client::config::{ClientConfig, Style};
+    let mut config = ClientConfig::new(Style::OpenAi, "http://mock.local", model);
+    config.system_prompt = soul.into();
+    toolnexus::core::client::run::Client {
+        dialect: config.style.dialect(),
+        config: Rc::new(config),
+        http: Rc::new(ModelsHttp(models)),
+        hooks: Rc::new(toolnexus::core::client::hooks::NoHooks),
+        wait_for: None,
+        clock,
+        telemetry: Rc::default(),
+        requests: Rc::default(),
+    }
+}
+
+/// A run of `prompt` over a toolkit of `tools`.
+pub fn run_input(tools: Vec<SharedTool>, prompt: &str) -> toolnexus::core::client::run::RunInput {
+    use toolnexus::core::toolkit::{Sources, Toolkit};
+    let (toolkit, _) = Toolkit::assemble(Sources {
+        extras: tools,
+        ..Sources::default()
+    });
+    toolnexus::core::client::run::RunInput::new(Rc::new(toolkit), prompt.into())
+}

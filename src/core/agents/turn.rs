@@ -45,16 +45,8 @@ impl AgentRuntime {
         let store = self.0.store.clone();
         let pre_turn = store.get(&id).await?.unwrap_or_default();
         let (client, toolkit) = self.client_for(h);
-        let run = RunInput {
-            toolkit,
-            prompt: input.into(),
-            history: Vec::new(),
-            history_text: None,
-            history_host: None,
-            signal: Some(Rc::new(AbortHandle(abort.clone()))),
-            events: None,
-            resume: None,
-        };
+        let mut run = RunInput::new(toolkit, input.into());
+        run.signal = Some(Rc::new(AbortHandle(abort.clone())));
         let result = client
             .ask(store, id, run)
             .await
