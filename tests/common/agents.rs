@@ -263,22 +263,6 @@ impl Models {
     }
 }
 
-/// One yield to the executor.
-struct YieldOnce(bool);
-
-impl Future for YieldOnce {
-    type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.0 {
-            Poll::Ready(())
-        } else {
-            self.0 = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        }
-    }
-}
-
 /// The transport over shared [`Models`].
 pub struct ModelsHttp(pub Rc<Models>);
 
@@ -295,7 +279,7 @@ impl Http for ModelsHttp {
         let signal = request.signal.clone();
         Box::pin(async move {
             let (rule, reply) = reply.map_err(HttpError::Refused)?;
-            YieldOnce(false).await;
+            super::YieldOnce(false).await;
             if rule.blocks {
                 models.blocked_started.set(models.blocked_started.get() + 1);
                 let release = SignalHandle(models.release.clone()).wait();
