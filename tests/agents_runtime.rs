@@ -1028,3 +1028,69 @@ fn max_wall_ms_stops_a_running_turn_loudly_and_keeps_its_inbox() {
         .trace()
         .contains(&"root/slow.1: running→idle (incomplete: maxWallMs)".to_owned()));
 }
+
+#[test]
+fn a_snapshot_is_the_tree_as_json_records_that_read_back_equal() {
+    use toolnexus::core::agents::snapshot::HandleRecord;
+    let bed = bed_with(
+        |d| {
+            d[0].budget = Budget {
+                max_concurrent: Some(1.0),
+                ..Budget::default()
+            }
+        },
+        |_| {},
+    );
+    let c = spawn(&bed, bed.rt.root(), "coordinator");
+    let p = spawn(&bed, bed.rt.root(), "peer");
+    bed.rt
+        .post(p, item("external", "external", "later"))
+        .unwrap();
+    run(&bed, c, "go");
+    let records = bed.rt.snapshot();
+    let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "root",
+            "root/coordinator.1",
+            "root/peer.2",
+            "root/coordinator.1/explore.1",
+            "root/coordinator.1/explore.2"
+        ]
+    );
+    let coord = &records[1];
+    assert_eq!(
+        (
+            coord.usage_total,
+            coord.turns_total,
+            coord.seq,
+            coord.running_children
+        ),
+        (240, 2, 2, 0)
+    );
+    assert_eq!(
+        coord.children,
+        [
+            "root/coordinator.1/explore.1",
+            "root/coordinator.1/explore.2"
+        ]
+    );
+    assert_eq!(coord.budget.max_concurrent, Some(1.0));
+    let child = &records[4];
+    assert_eq!(child.task_key.as_deref(), Some("explore:find B"));
+    assert_eq!(child.state, HandleState::Closed);
+    assert_eq!(child.last_result.as_ref().unwrap().text, "found:data(x)");
+    assert_eq!(
+        records[2].inbox,
+        vec![item("external", "external", "later")]
+    );
+    for record in &records {
+        let text = record.to_json_text();
+        let value = toolnexus::core::json::parse::from_str(&text).unwrap();
+        assert_eq!(&HandleRecord::from_json(value).unwrap(), record, "{text}");
+    }
+    assert!(records[1].to_json_text().starts_with(
+        r#"{"id":"root/coordinator.1","agent":"coordinator","parent":"root","depth":1,"#
+    ));
+}

@@ -13,6 +13,7 @@
 //! | [`as_tool`] | an agent as a `Tool` (`source: "agent"`) and a one-shot run |
 //! | [`inbox`] | the coalesced drain of the unsolicited rail |
 //! | [`gate`] | the global turn gate around every model call |
+//! | [`snapshot`] | the handle table as records (`HandleRecord`), plain JSON |
 //! | [`signal`], [`waiter`], [`node`] | a turn's abort seam, a waiter's slot, a handle's record |
 
 pub mod as_tool;
@@ -25,6 +26,7 @@ pub mod node;
 pub mod registry;
 pub mod runtime;
 pub mod signal;
+pub mod snapshot;
 pub mod task;
 mod turn;
 pub mod waiter;
