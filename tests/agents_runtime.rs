@@ -1094,3 +1094,79 @@ fn a_snapshot_is_the_tree_as_json_records_that_read_back_equal() {
         r#"{"id":"root/coordinator.1","agent":"coordinator","parent":"root","depth":1,"#
     ));
 }
+
+#[test]
+fn a_turn_interrupted_while_waiting_at_the_gate_leaves_the_line_and_leaks_no_slot() {
+    let bed = bed_with(|_| {}, |o| o.max_concurrent_turns = Some(1));
+    let root = bed.rt.root();
+    let s = spawn(&bed, root, "slow");
+    let p = spawn(&bed, root, "peer");
+    bed.rt.wake(s, Some("work slowly")).unwrap();
+    bed.settle();
+    bed.rt.wake(p, Some("go")).unwrap();
+    bed.settle();
+    bed.rt.interrupt(p);
+    let r = bed.block_on(bed.rt.wait(p, WaitOptions::default()));
+    assert_eq!(r.status, TaskStatus::Interrupted);
+    assert_eq!(
+        bed.models.bodies.borrow().len(),
+        1,
+        "peer's call was never sent"
+    );
+    bed.models.release.fire();
+    assert_eq!(
+        bed.block_on(bed.rt.wait(s, WaitOptions::default())).status,
+        TaskStatus::Done
+    );
+    // The one slot is free again: two more turns run one after the other.
+    assert_eq!(run(&bed, p, "again").text, "processed 0 items");
+    let q = spawn(&bed, root, "peer");
+    assert_eq!(run(&bed, q, "go").status, TaskStatus::Done);
+    assert_eq!(bed.rt.max_observed_concurrent_turns(), 1);
+}
+
+#[test]
+fn queued_wakes_take_freed_slots_in_the_order_they_queued() {
+    let bed = bed_with(
+        |d| {
+            d[0].budget = Budget {
+                max_concurrent: Some(1.0),
+                ..Budget::default()
+            }
+        },
+        |_| {},
+    );
+    bed.models.scripts.borrow_mut()[0].1[0] = Rule::calls(
+        When::ToolMsgs(0),
+        vec![
+            ("task", json!({"agent": "explore", "prompt": "find A"})),
+            ("task", json!({"agent": "explore", "prompt": "find B"})),
+            ("task", json!({"agent": "explore", "prompt": "find C"})),
+        ],
+    );
+    let c = spawn(&bed, bed.rt.root(), "coordinator");
+    let r = run(&bed, c, "go");
+    assert_eq!(
+        r.text,
+        "synthesis: found:data(x) + found:data(x) + found:data(x)"
+    );
+    let order: Vec<String> = bed
+        .rt
+        .trace()
+        .into_iter()
+        .filter(|l| l.contains("QUEUED") || l.contains("idle→running"))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "root/coordinator.1: idle→running (wake)",
+            "root/coordinator.1/explore.1: idle→running (wake)",
+            "root/coordinator.1/explore.2: wake QUEUED (parent concurrency 1)",
+            "root/coordinator.1/explore.3: wake QUEUED (parent concurrency 1)",
+            "root/coordinator.1/explore.2: DEQUEUED wake (slot transferred)",
+            "root/coordinator.1/explore.2: idle→running (wake)",
+            "root/coordinator.1/explore.3: DEQUEUED wake (slot transferred)",
+            "root/coordinator.1/explore.3: idle→running (wake)",
+        ]
+    );
+}
