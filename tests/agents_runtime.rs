@@ -916,6 +916,7 @@ fn an_agent_is_a_tool_in_a_classic_run_and_returns_only_its_final_text() {
                 clock.clone(),
                 Rc::new(PoolSpawner(spawner.clone())),
             ))
+            .unwrap()
         })
     };
     let tool = AgentTool::new("explore", "read-only research", factory).unwrap();
@@ -1168,5 +1169,34 @@ fn queued_wakes_take_freed_slots_in_the_order_they_queued() {
             "root/coordinator.1/explore.3: DEQUEUED wake (slot transferred)",
             "root/coordinator.1/explore.3: idle→running (wake)",
         ]
+    );
+}
+
+#[test]
+fn runtime_options_out_of_range_are_refused() {
+    use toolnexus::core::agents::runtime::RuntimeOptions;
+    let make = |edit: fn(&mut RuntimeOptions)| {
+        let pool = futures_executor::LocalPool::new();
+        let mut options = RuntimeOptions::new(
+            Registry::new(defs(), &[lookup()]).unwrap(),
+            Rc::new(ModelsHttp(models())),
+            Rc::new(VirtualClock::default()),
+            Rc::new(PoolSpawner(pool.spawner())),
+        );
+        edit(&mut options);
+        AgentRuntime::new(options).err().map(|e| e.0)
+    };
+    assert_eq!(make(|_| {}), None);
+    assert_eq!(
+        make(|o| o.inbox_cap = Some(0)).unwrap(),
+        "inboxCap must be at least 1 (got 0)"
+    );
+    assert_eq!(
+        make(|o| o.max_concurrent_turns = Some(0)).unwrap(),
+        "maxConcurrentTurns must be at least 1 (got 0)"
+    );
+    assert_eq!(
+        make(|o| o.shutdown_ms = Some(-1.0)).unwrap(),
+        "shutdownMs must be a number of milliseconds, 0 or more (got -1)"
     );
 }

@@ -352,7 +352,7 @@ impl Bed {
         );
         configure(&mut options);
         Bed {
-            rt: AgentRuntime::new(options),
+            rt: AgentRuntime::new(options).unwrap(),
             pool: RefCell::new(pool),
             clock,
             models,

@@ -57,7 +57,7 @@ pub struct Acquire {
 }
 
 impl TurnGate {
-    /// A gate of `slots` (at least one).
+    /// A gate of `slots` (0 is taken as 1; the runtime refuses 0 before).
     pub fn new(slots: usize) -> Rc<TurnGate> {
         Rc::new(TurnGate {
             free: Cell::new(slots.max(1)),

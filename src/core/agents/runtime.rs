@@ -116,6 +116,25 @@ impl RuntimeOptions {
     }
 }
 
+impl RuntimeOptions {
+    /// The first option out of range, as a sentence (`AgentRuntime::new` refuses it).
+    pub fn check(&self) -> Result<(), String> {
+        if self.inbox_cap == Some(0) {
+            return Err("inboxCap must be at least 1 (got 0)".into());
+        }
+        if self.max_concurrent_turns == Some(0) {
+            return Err("maxConcurrentTurns must be at least 1 (got 0)".into());
+        }
+        match self.shutdown_ms {
+            Some(ms) if !(ms.is_finite() && ms >= 0.0) => Err(format!(
+                "shutdownMs must be a number of milliseconds, 0 or more (got {})",
+                number(ms)
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// How `wait` waits.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WaitOptions {
@@ -147,8 +166,10 @@ pub(super) struct Inner {
 pub struct AgentRuntime(pub(super) Rc<Inner>);
 
 impl AgentRuntime {
-    /// A runtime with only its root handle.
-    pub fn new(options: RuntimeOptions) -> AgentRuntime {
+    /// A runtime with only its root handle. Refused: an `inboxCap` or `maxConcurrentTurns`
+    /// below 1, a `shutdownMs` that is negative or not a number.
+    pub fn new(options: RuntimeOptions) -> Result<AgentRuntime, VerbError> {
+        options.check().map_err(VerbError)?;
         let gate = TurnGate::new(options.max_concurrent_turns.unwrap_or(8));
         let http: Rc<dyn Http> = Rc::new(GatedHttp {
             inner: options.http,
@@ -172,7 +193,7 @@ impl AgentRuntime {
             s.set(s.get() + 1);
             s.get()
         });
-        AgentRuntime(Rc::new(Inner {
+        Ok(AgentRuntime(Rc::new(Inner {
             registry: options.registry,
             llm: options.llm,
             http,
@@ -189,7 +210,7 @@ impl AgentRuntime {
             tree: RefCell::new(Tree::new(root, void)),
             serial,
             trace: RefCell::new(Vec::new()),
-        }))
+        })))
     }
 
     /// The root handle (the parent of top-level spawns).
