@@ -107,9 +107,23 @@ impl TaskResult {
 }
 
 crate::record! {
-    /// A read-only row of `list()` / `inspect()`.
+    /// A read-only row of `list()`.
     pub struct HandleView as "struct HandleView" {
         /// The deterministic id path (`root/coordinator.1/explore.2`).
+        pub id: String = "id",
+        /// The state.
+        pub state: HandleState = "state",
+        /// Tokens attributed to it (its own and its descendants').
+        pub tokens: u64 = "tokens",
+        /// Items waiting in its inbox.
+        pub inbox: usize = "inbox",
+    }
+}
+
+crate::record! {
+    /// What `inspect()` tells of one handle: its row and more.
+    pub struct HandleDetail as "struct HandleDetail" {
+        /// The deterministic id path.
         pub id: String = "id",
         /// The state.
         pub state: HandleState = "state",

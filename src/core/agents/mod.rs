@@ -5,7 +5,7 @@
 //! |---|---|
 //! | [`registry`] | agent definitions, checked (unknown tools/agents, team cycles, budgets) |
 //! | [`budget`] | `Budget`, the carve `min(own, parent remaining)`, pools and caps |
-//! | [`data`] | the records: handle state, inbox item, task result and status, handle view |
+//! | [`data`] | the records: handle state, inbox item, task result and status, handle row and detail |
 //! | [`runtime`] | the verbs `spawn`, `post`, `wake`, `wait`, `interrupt`, `list`, `inspect` |
 //! | [`close`] | `close`, leaf-first |
 //! | `turn` | one turn: the handle's client, its run, the outcome recorded |

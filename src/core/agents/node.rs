@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::budget::{Budget, Caps, Pools};
-use super::data::{HandleState, HandleView, InboxItem, TaskResult};
+use super::data::{HandleDetail, HandleState, HandleView, InboxItem, TaskResult};
 use super::registry::Agent;
 use super::signal::TurnAbort;
 use super::waiter::Slot;
@@ -110,9 +110,19 @@ impl Node {
         }
     }
 
-    /// Its read-only view.
+    /// Its row in `list()`.
     pub fn view(&self) -> HandleView {
         HandleView {
+            id: self.id.to_string(),
+            state: self.state,
+            tokens: self.usage_total,
+            inbox: self.inbox.len(),
+        }
+    }
+
+    /// What `inspect()` tells.
+    pub fn detail(&self) -> HandleDetail {
+        HandleDetail {
             id: self.id.to_string(),
             state: self.state,
             tokens: self.usage_total,

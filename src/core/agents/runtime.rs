@@ -10,7 +10,7 @@ use std::rc::Rc;
 use futures_util::future::{select, Either};
 
 use super::budget::{carve, Budget, Caps, Pools};
-use super::data::{HandleState, HandleView, InboxItem, TaskResult, TaskStatus};
+use super::data::{HandleDetail, HandleState, HandleView, InboxItem, TaskResult, TaskStatus};
 use super::gate::{GatedHttp, TurnGate};
 use super::inbox;
 use super::node::{Node, QueuedWake, Tree};
@@ -360,7 +360,8 @@ impl AgentRuntime {
             tree[parent.0].children.push(child);
             (child, id, view)
         };
-        let tokens = view.pool_tokens.map_or("Infinity".to_owned(), number);
+        let tokens = self.inspect(self.handle(child)).pool_tokens;
+        let tokens = tokens.map_or("Infinity".to_owned(), number);
         self.t(format!(
             "{id}: spawned (depth {}, tokens {tokens})",
             self.0.tree.borrow()[child].depth
@@ -656,10 +657,10 @@ impl AgentRuntime {
         out
     }
 
-    /// One handle's view.
-    pub fn inspect(&self, h: Handle) -> HandleView {
+    /// One handle's detail.
+    pub fn inspect(&self, h: Handle) -> HandleDetail {
         let h = self.own(h);
-        self.0.tree.borrow()[h.0].view()
+        self.0.tree.borrow()[h.0].detail()
     }
 
     /// The handle's agent name.

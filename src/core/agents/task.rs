@@ -74,9 +74,8 @@ impl Tool for TaskTool {
         &self.spec
     }
 
-    fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+    fn execute(&self, args: Value, _ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
         let (rt, parent, team) = (self.rt.clone(), self.parent, self.team.clone());
-        let _ = ctx;
         Box::pin(async move {
             let name = text_arg(&args, "agent");
             let prompt = text_arg(&args, "prompt");
