@@ -1200,3 +1200,50 @@ fn runtime_options_out_of_range_are_refused() {
         "shutdownMs must be a number of milliseconds, 0 or more (got -1)"
     );
 }
+
+#[test]
+fn a_closing_handle_accepts_nothing_new_and_a_second_close_waits_for_the_first() {
+    let closes = Rc::new(std::cell::Cell::new(0));
+    let counted: toolnexus::core::agents::registry::OnClose = {
+        let closes = closes.clone();
+        Rc::new(move |_: &toolnexus::core::agents::data::HandleView, _| {
+            closes.set(closes.get() + 1);
+            Box::pin(async {}) as toolnexus::core::host::LocalBoxFuture<'static, ()>
+        })
+    };
+    let bed = bed_with(|d| d[4].on_close = Some(counted), |_| {});
+    let s = spawn(&bed, bed.rt.root(), "slow");
+    bed.rt.wake(s, Some("work slowly")).unwrap();
+    bed.settle();
+    let done = Rc::new(std::cell::Cell::new(0));
+    for _ in 0..2 {
+        let closing = bed.rt.close(s, CloseOptions::default());
+        let done = done.clone();
+        bed.start(async move {
+            closing.await;
+            done.set(done.get() + 1);
+        });
+    }
+    bed.settle();
+    assert_eq!(
+        bed.rt.state(s),
+        HandleState::Running,
+        "inside the grace window"
+    );
+    assert_eq!(
+        bed.rt.post(s, item("x", "peer", "late")).unwrap_err().0,
+        "inbox closed: root/slow.1"
+    );
+    assert_eq!(
+        bed.rt.spawn(s, "peer", None).unwrap_err().0,
+        "parent closed: root/slow.1"
+    );
+    assert_eq!(bed.rt.wake(s, None).unwrap_err().0, "closed: root/slow.1");
+    bed.advance(200.0);
+    assert_eq!(
+        (done.get(), closes.get()),
+        (2, 1),
+        "both closes done, onClose once"
+    );
+    assert_eq!(bed.rt.state(s), HandleState::Closed);
+}

@@ -14,6 +14,8 @@ mod resume_support;
 mod agents_conformance;
 #[path = "../agents_hooks.rs"]
 mod agents_hooks;
+#[path = "../agents_props.rs"]
+mod agents_props;
 #[path = "../agents_runtime.rs"]
 mod agents_runtime;
 #[path = "../client_abort.rs"]

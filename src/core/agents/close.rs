@@ -4,6 +4,7 @@
 
 use super::data::{CloseReason, HandleState, TaskResult, TaskStatus};
 use super::runtime::{AgentRuntime, Handle, WaitOptions};
+use super::waiter::{Slot, Waiting};
 use crate::core::host::LocalBoxFuture;
 
 /// How `close` closes.
@@ -25,13 +26,30 @@ impl AgentRuntime {
     }
 
     async fn close_now(self, h: Handle, options: CloseOptions) {
-        if self.state(h) == HandleState::Closed {
+        // One close at a time: a later call waits for the one under way.
+        let waiting = {
+            let mut tree = self.0.tree.borrow_mut();
+            let node = &mut tree[h.0];
+            if node.state == HandleState::Closed {
+                return;
+            }
+            if node.closing {
+                let slot = Slot::new();
+                node.close_waiters.push(slot.clone());
+                Some(slot)
+            } else {
+                node.closing = true;
+                None
+            }
+        };
+        if let Some(slot) = waiting {
+            Waiting(slot).await;
             return;
         }
+        self.unqueue(h);
         for child in self.children(h) {
             self.close(child, options).await;
         }
-        self.unqueue(h);
         if self.state(h) == HandleState::Running {
             let settled = self.wait(h, WaitOptions::default());
             if options.force {
@@ -85,7 +103,10 @@ impl AgentRuntime {
                 prev.as_str(),
                 reason.as_str()
             );
-            (line, std::mem::take(&mut node.waiters), result)
+            node.closing = false;
+            let mut waiters = std::mem::take(&mut node.waiters);
+            waiters.append(&mut node.close_waiters);
+            (line, waiters, result)
         };
         for slot in waiters {
             slot.fill(result.clone());

@@ -73,6 +73,10 @@ pub struct Node {
     pub seq: u32,
     /// Children's wakes waiting for a slot, first in first out.
     pub wake_queue: VecDeque<QueuedWake>,
+    /// A `close` is under way: the handle accepts no spawn, post or wake.
+    pub closing: bool,
+    /// Later `close` calls waiting for the one under way.
+    pub close_waiters: Vec<Rc<Slot>>,
     /// The running turn's abort seam.
     pub abort: Option<Rc<TurnAbort>>,
     /// Registered waiters.
@@ -105,9 +109,16 @@ impl Node {
             running_children: 0,
             seq: 0,
             wake_queue: VecDeque::new(),
+            closing: false,
+            close_waiters: Vec::new(),
             abort: None,
             waiters: Vec::new(),
         }
+    }
+
+    /// Whether it is closed or closing (it accepts nothing new).
+    pub fn shut(&self) -> bool {
+        self.closing || self.state == HandleState::Closed
     }
 
     /// Its row in `list()`.

@@ -314,7 +314,7 @@ impl AgentRuntime {
         let (child, id, view) = {
             let mut tree = self.0.tree.borrow_mut();
             let p = &tree[parent.0];
-            if p.state == HandleState::Closed {
+            if p.shut() {
                 return Err(VerbError(format!("parent closed: {}", p.id)));
             }
             if f64::from(p.depth + 1) > p.caps.max_depth {
@@ -381,7 +381,7 @@ impl AgentRuntime {
         let cap = self.0.inbox_cap;
         let mut tree = self.0.tree.borrow_mut();
         let node = &mut tree[h.0];
-        if node.state == HandleState::Closed {
+        if node.shut() {
             return Err(VerbError(format!("inbox closed: {}", node.id)));
         }
         if node.inbox.len() >= cap {
@@ -411,6 +411,9 @@ impl AgentRuntime {
         let limit = {
             let mut tree = self.0.tree.borrow_mut();
             let node = &tree[h.0];
+            if node.shut() {
+                return Err(VerbError(format!("closed: {}", node.id)));
+            }
             match node.state {
                 HandleState::Closed => return Err(VerbError(format!("closed: {}", node.id))),
                 HandleState::Suspended | HandleState::Running => return Ok(()),
@@ -523,7 +526,7 @@ impl AgentRuntime {
             let now = self.0.clock.now_ms();
             let limit = {
                 let tree = self.0.tree.borrow();
-                if tree[child.0].state != HandleState::Idle {
+                if tree[child.0].state != HandleState::Idle || tree[child.0].closing {
                     continue;
                 }
                 pool_limit(&tree, child.0, now).or_else(|| turn_cap(&tree[child.0]))
