@@ -6,6 +6,7 @@
 
 use crate::common;
 
+use common::agent::{asking, request};
 use common::agents::*;
 use proptest::prelude::*;
 use std::cell::RefCell;
@@ -31,7 +32,7 @@ enum Op {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        3 => (any::<usize>(), 0..3usize).prop_map(|(p, a)| Op::Spawn(p, a)),
+        3 => (any::<usize>(), 0..AGENTS.len()).prop_map(|(p, a)| Op::Spawn(p, a)),
         2 => any::<usize>().prop_map(Op::Post),
         3 => any::<usize>().prop_map(Op::Wake),
         2 => any::<usize>().prop_map(Op::Wait),
@@ -42,7 +43,7 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-const AGENTS: [&str; 3] = ["peer", "slow", "looper"];
+const AGENTS: [&str; 5] = ["peer", "slow", "looper", "coordinator", "asker"];
 
 fn bed(closed: Rc<RefCell<Vec<String>>>) -> Bed {
     let record: OnClose = Rc::new(
@@ -55,6 +56,14 @@ fn bed(closed: Rc<RefCell<Vec<String>>>) -> Bed {
         def("peer", "team member", "m-peer", &[], &[]),
         def("slow", "slow worker", "m-slow", &[], &[]),
         def("looper", "never finishes", "m-loop", &["lookup"], &[]),
+        def(
+            "coordinator",
+            "delegates",
+            "m-coordinator",
+            &[],
+            &["peer", "asker"],
+        ),
+        def("asker", "needs approval", "m-asker", &["ask"], &[]),
     ];
     for d in &mut defs {
         d.on_close = Some(record.clone());
@@ -83,8 +92,33 @@ fn bed(closed: Rc<RefCell<Vec<String>>>) -> Bed {
                 vec![("lookup", json!({"q": "again"}))],
             )],
         ),
+        (
+            "m-coordinator",
+            vec![
+                Rule::calls(
+                    When::ToolMsgs(0),
+                    vec![
+                        ("task", json!({"agent": "peer", "prompt": "a"})),
+                        ("task", json!({"agent": "asker", "prompt": "b"})),
+                        ("task", json!({"agent": "peer", "prompt": "c"})),
+                    ],
+                ),
+                Rule::text(
+                    When::ToolMsgsAtLeast(1),
+                    "done: <join all tool msg contents with ' + '>",
+                ),
+            ],
+        ),
+        (
+            "m-asker",
+            vec![
+                Rule::calls(When::ToolMsgs(0), vec![("ask", json!({}))]),
+                Rule::text(When::ToolMsgsAtLeast(1), "asked"),
+            ],
+        ),
     ]);
-    Bed::new(defs, &[lookup()], models, |o| {
+    let ask = asking("ask", request("r1", "approval", "may I?"), false);
+    Bed::new(defs, &[lookup(), ask], models, |o| {
         o.inbox_cap = Some(3);
         o.max_concurrent_turns = Some(2);
         o.shutdown_ms = Some(50.0);
@@ -168,7 +202,7 @@ proptest! {
         prop_assert!(bed.rt.list().iter().all(|v| v.state == HandleState::Closed));
         // Leaf-first: a handle's onClose comes after every descendant's.
         let order = closed.borrow().clone();
-        prop_assert_eq!(order.len(), handles.len() - 1, "onClose once per handle");
+        prop_assert_eq!(order.len(), bed.rt.list().len(), "onClose once per handle");
         for (i, id) in order.iter().enumerate() {
             let prefix = format!("{id}/");
             prop_assert!(order[i..].iter().all(|later| !later.starts_with(&prefix)), "{} before a descendant in {:?}", id, order);
