@@ -1247,3 +1247,58 @@ fn a_closing_handle_accepts_nothing_new_and_a_second_close_waits_for_the_first()
     );
     assert_eq!(bed.rt.state(s), HandleState::Closed);
 }
+
+#[test]
+fn a_failing_store_is_said_in_the_trace_and_a_failing_read_is_an_error_result() {
+    use toolnexus::core::client::store::Store;
+    use toolnexus::core::host::LocalBoxFuture;
+    use toolnexus::core::message::Message;
+    struct Broken {
+        read_fails: bool,
+    }
+    impl Store for Broken {
+        fn get(&self, _: &str) -> LocalBoxFuture<'static, Result<Option<Vec<Message>>, String>> {
+            let fails = self.read_fails;
+            Box::pin(async move {
+                if fails {
+                    Err("disk gone".into())
+                } else {
+                    Ok(None)
+                }
+            })
+        }
+        fn save(&self, _: &str, _: &[Message]) -> LocalBoxFuture<'static, Result<(), String>> {
+            Box::pin(async { Err("disk full".into()) })
+        }
+    }
+    let bed = bed_with(
+        |_| {},
+        |o| o.store = Some(Rc::new(Broken { read_fails: false })),
+    );
+    let p = spawn(&bed, bed.rt.root(), "peer");
+    assert_eq!(run(&bed, p, "go").status, TaskStatus::Done);
+    assert!(bed
+        .rt
+        .trace()
+        .contains(&"root/peer.1: transcript not saved: disk full".to_owned()));
+
+    let bed = bed_with(
+        |_| {},
+        |o| o.store = Some(Rc::new(Broken { read_fails: true })),
+    );
+    let p = spawn(&bed, bed.rt.root(), "peer");
+    let r = run(&bed, p, "go");
+    assert_eq!(
+        (r.status, r.text.as_str()),
+        (TaskStatus::Error, "disk gone")
+    );
+    assert_eq!(
+        bed.rt.state(p),
+        HandleState::Idle,
+        "alive after the failure"
+    );
+    assert!(bed
+        .rt
+        .trace()
+        .contains(&"root/peer.1: running→idle (error: disk gone)".to_owned()));
+}

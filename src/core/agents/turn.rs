@@ -112,6 +112,10 @@ impl AgentRuntime {
     ) -> TaskResult {
         let tokens = run.usage.total_tokens;
         let id = self.id(h);
+        if let Some(why) = &run.save_error {
+            // The result stands; the store's failure is said, not swallowed.
+            self.t(format!("{id}: transcript not saved: {why}"));
+        }
         {
             let mut tree = self.0.tree.borrow_mut();
             tree[h.0].turns_total += run.turns;
@@ -137,7 +141,9 @@ impl AgentRuntime {
             (Status::Pending, Some(request)) => {
                 // The halted turn (and the placeholder result the client appended) must not
                 // stay in the saved transcript: a resume replays the turn from here.
-                let _ = self.0.store.save(&id, &pre_turn).await;
+                if let Err(why) = self.0.store.save(&id, &pre_turn).await {
+                    self.t(format!("{id}: transcript not rewound: {why}"));
+                }
                 let stamped = stamp_path(request, &id);
                 let line = format!("{id}: running→suspended (pending \"{}\")", stamped.kind);
                 {
