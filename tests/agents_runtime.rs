@@ -1302,3 +1302,28 @@ fn a_failing_store_is_said_in_the_trace_and_a_failing_read_is_an_error_result() 
         .trace()
         .contains(&"root/peer.1: running→idle (error: disk gone)".to_owned()));
 }
+
+#[test]
+fn a_handles_transcript_grows_across_its_turns_in_the_one_store() {
+    let bed = bed_with(|d| d[2].soul = "You are a peer.".into(), |_| {});
+    let p = spawn(&bed, bed.rt.root(), "peer");
+    run(&bed, p, "first");
+    let after1 = bed
+        .block_on(bed.rt.store().get("root/peer.1"))
+        .unwrap()
+        .unwrap();
+    run(&bed, p, "second");
+    let after2 = bed
+        .block_on(bed.rt.store().get("root/peer.1"))
+        .unwrap()
+        .unwrap();
+    assert_eq!((after1.len(), after2.len()), (3, 5));
+    assert_eq!(after2[..3], after1[..]);
+    let second = bed.models.bodies.borrow()[1]["messages"].clone();
+    assert_eq!(
+        second[0],
+        json!({"role": "system", "content": "You are a peer."})
+    );
+    assert_eq!(second[1]["content"], json!("first"));
+    assert_eq!(second[3]["content"], json!("second"));
+}
