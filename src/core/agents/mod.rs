@@ -6,8 +6,10 @@
 //! | [`registry`] | agent definitions, checked (unknown tools/agents, team cycles, budgets) |
 //! | [`budget`] | `Budget`, the carve `min(own, parent remaining)`, pools and caps |
 //! | [`data`] | the records: handle state, inbox item, task result and status, handle row and detail |
+//! | [`options`] | `RuntimeOptions` (checked) and `LlmSettings` |
 //! | [`runtime`] | the verbs `spawn`, `post`, `wake`, `wait`, `interrupt`, `list`, `inspect` |
 //! | [`close`] | `close`, leaf-first |
+//! | `admission` | a wake's admission, slot transfer, the live budget walk |
 //! | `turn` | one turn: the handle's client, its run, the outcome recorded |
 //! | [`task`] | the `task` tool: delegation to a team member |
 //! | [`as_tool`] | an agent as a `Tool` (`source: "agent"`) and a one-shot run |
@@ -16,6 +18,7 @@
 //! | [`snapshot`] | the handle table as records (`HandleRecord`), plain JSON |
 //! | [`signal`], [`waiter`], [`node`] | a turn's abort seam, a waiter's slot, a handle's record |
 
+mod admission;
 pub mod as_tool;
 pub mod budget;
 pub mod close;
@@ -23,6 +26,7 @@ pub mod data;
 pub mod gate;
 pub mod inbox;
 pub mod node;
+pub mod options;
 pub mod registry;
 pub mod runtime;
 pub mod signal;

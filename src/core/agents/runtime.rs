@@ -9,15 +9,14 @@ use std::rc::Rc;
 
 use futures_util::future::{select, Either};
 
+use super::admission::{pool_limit, turn_cap};
 use super::budget::{carve, Budget, Caps, Pools};
 use super::data::{HandleDetail, HandleState, HandleView, InboxItem, TaskResult, TaskStatus};
 use super::gate::{GatedHttp, TurnGate};
-use super::inbox;
 use super::node::{Node, QueuedWake, Tree};
+pub use super::options::{LlmSettings, RuntimeOptions};
 use super::registry::{Agent, AgentDef, Registry};
-use super::signal::TurnAbort;
 use super::waiter::{Slot, Waiting};
-use crate::core::client::config::Style;
 use crate::core::client::hooks::Hooks;
 use crate::core::client::store::{InMemoryStore, Store};
 use crate::core::client::telemetry::MetricSink;
@@ -41,99 +40,6 @@ const FOREIGN: &str = "the handle is not of this runtime";
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct VerbError(pub String);
-
-/// Where the runtime's model calls go (the client settings every handle shares).
-#[derive(Debug, Clone)]
-pub struct LlmSettings {
-    /// The endpoint's base URL.
-    pub base_url: String,
-    /// Its wire format.
-    pub style: Style,
-    /// The API key, if any.
-    pub api_key: Option<String>,
-    /// The model an agent whose `model` is unset or `"inherit"` uses.
-    pub model: String,
-}
-
-impl Default for LlmSettings {
-    fn default() -> Self {
-        LlmSettings {
-            base_url: "http://mock.local".into(),
-            style: Style::OpenAi,
-            api_key: None,
-            model: "inherit".into(),
-        }
-    }
-}
-
-/// What a runtime is built from (the reference's option keys in comments).
-pub struct RuntimeOptions {
-    /// `registry`: the checked agents.
-    pub registry: Registry,
-    /// `llm`.
-    pub llm: LlmSettings,
-    /// `fetch`: the transport of every model call.
-    pub http: Rc<dyn Http>,
-    /// `clock`: every timeout and deadline.
-    pub clock: Rc<dyn Clock>,
-    /// Where background turns run.
-    pub spawner: Rc<dyn Spawn>,
-    /// `store`: the one conversation store of all handles (id = handle id); default in memory.
-    pub store: Option<Rc<dyn Store>>,
-    /// `inboxCap` (default 8).
-    pub inbox_cap: Option<usize>,
-    /// `maxConcurrentTurns` (default 8).
-    pub max_concurrent_turns: Option<usize>,
-    /// `shutdownMs`: how long a graceful close lets a running turn finish (default 200).
-    pub shutdown_ms: Option<f64>,
-    /// `hooks`: §8 hooks of every agent whose def sets none.
-    pub hooks: Option<Rc<dyn Hooks>>,
-    /// `onMetric`: §8 metric sink of every agent whose def sets none.
-    pub on_metric: Option<Rc<dyn MetricSink>>,
-}
-
-impl RuntimeOptions {
-    /// Options with the defaults for everything the three arguments do not give.
-    pub fn new(
-        registry: Registry,
-        http: Rc<dyn Http>,
-        clock: Rc<dyn Clock>,
-        spawner: Rc<dyn Spawn>,
-    ) -> Self {
-        RuntimeOptions {
-            registry,
-            llm: LlmSettings::default(),
-            http,
-            clock,
-            spawner,
-            store: None,
-            inbox_cap: None,
-            max_concurrent_turns: None,
-            shutdown_ms: None,
-            hooks: None,
-            on_metric: None,
-        }
-    }
-}
-
-impl RuntimeOptions {
-    /// The first option out of range, as a sentence (`AgentRuntime::new` refuses it).
-    pub fn check(&self) -> Result<(), String> {
-        if self.inbox_cap == Some(0) {
-            return Err("inboxCap must be at least 1 (got 0)".into());
-        }
-        if self.max_concurrent_turns == Some(0) {
-            return Err("maxConcurrentTurns must be at least 1 (got 0)".into());
-        }
-        match self.shutdown_ms {
-            Some(ms) if !(ms.is_finite() && ms >= 0.0) => Err(format!(
-                "shutdownMs must be a number of milliseconds, 0 or more (got {})",
-                number(ms)
-            )),
-            _ => Ok(()),
-        }
-    }
-}
 
 /// How `wait` waits.
 #[derive(Debug, Clone, Copy, Default)]
@@ -446,104 +352,6 @@ impl AgentRuntime {
         Ok(())
     }
 
-    /// Takes the parent's slot, flips to running, drains the inbox; returns the turn's input.
-    pub(super) fn admit(&self, h: Handle, prompt: Option<&str>) -> String {
-        let mut tree = self.0.tree.borrow_mut();
-        if let Some(p) = tree[h.0].parent {
-            tree[p].running_children += 1;
-        }
-        let node = &mut tree[h.0];
-        node.state = HandleState::Running;
-        node.abort = Some(TurnAbort::new());
-        let items = std::mem::take(&mut node.inbox);
-        let input = format!(
-            "{}{}",
-            prompt.unwrap_or(""),
-            inbox::render(&node.id, &items)
-        );
-        node.drained = items;
-        let line = format!("{}: idle→running (wake)", node.id);
-        drop(tree);
-        self.t(line);
-        input
-    }
-
-    fn start_turn(&self, h: Handle, input: String) {
-        let rt = self.clone();
-        self.0
-            .spawner
-            .spawn(Box::pin(async move { rt.execute_turn(h, input).await }));
-    }
-
-    /// A limit stop is loud: the waiters get an `incomplete` result naming it.
-    pub(super) fn settle_refused(&self, h: Handle, limit: &str) -> String {
-        let text = format!("budget exhausted ({limit}); partial work preserved");
-        let (turns, tokens) = self.counts(h);
-        let mut result = TaskResult::settled(text.clone(), TaskStatus::Incomplete, turns, tokens);
-        result.limit = Some(limit.to_owned());
-        self.settle(h, result);
-        text
-    }
-
-    /// Records `result` as the handle's last and hands it to every waiter.
-    pub(super) fn settle(&self, h: Handle, result: TaskResult) {
-        let waiters = {
-            let mut tree = self.0.tree.borrow_mut();
-            let node = &mut tree[h.0];
-            node.last_result = Some(result.clone());
-            std::mem::take(&mut node.waiters)
-        };
-        for slot in waiters {
-            slot.fill(result.clone());
-        }
-    }
-
-    pub(super) fn counts(&self, h: Handle) -> (u32, u64) {
-        let tree = self.0.tree.borrow();
-        (tree[h.0].turns_total, tree[h.0].usage_total)
-    }
-
-    /// Frees the finished turn's slot at its parent and hands it to queued sibling wakes, in
-    /// order, checking each one's budget at that moment.
-    pub(super) fn release_child_slot(&self, h: Handle) {
-        let Some(p) = self.0.tree.borrow()[h.0].parent else {
-            return;
-        };
-        self.0.tree.borrow_mut()[p].running_children -= 1;
-        loop {
-            let next = {
-                let mut tree = self.0.tree.borrow_mut();
-                let parent = &tree[p];
-                if f64::from(parent.running_children) >= parent.caps.max_concurrent {
-                    break;
-                }
-                match tree[p].wake_queue.pop_front() {
-                    Some(next) => next,
-                    None => break,
-                }
-            };
-            let child = self.handle(next.child);
-            let now = self.0.clock.now_ms();
-            let limit = {
-                let tree = self.0.tree.borrow();
-                if tree[child.0].state != HandleState::Idle || tree[child.0].closing {
-                    continue;
-                }
-                pool_limit(&tree, child.0, now).or_else(|| turn_cap(&tree[child.0]))
-            };
-            if let Some(limit) = limit {
-                self.settle_refused(child, limit);
-                continue;
-            }
-            self.t(format!(
-                "{}: DEQUEUED wake (slot transferred)",
-                self.id(child)
-            ));
-            let input = self.admit(child, next.prompt.as_deref());
-            self.start_turn(child, input);
-        }
-    }
-
     // ---- wait ----------------------------------------------------------------------------
 
     /// The handle's next result, or its last one when it is settled (idle with a result,
@@ -671,27 +479,6 @@ impl AgentRuntime {
         let h = self.own(h);
         self.0.tree.borrow()[h.0].agent.def.name.clone()
     }
-}
-
-/// The first exhausted limit on the live chain from `i` up to the root.
-pub(super) fn pool_limit(tree: &Tree, i: usize, now: f64) -> Option<&'static str> {
-    let mut at = Some(i);
-    while let Some(a) = at {
-        let node = &tree[a];
-        if let Some(limit) = node.pools.exhausted() {
-            return Some(limit);
-        }
-        if node.deadline.is_some_and(|d| now >= d) {
-            return Some("maxWallMs");
-        }
-        at = node.parent;
-    }
-    None
-}
-
-/// The handle's own lifetime turn cap, when reached.
-pub(super) fn turn_cap(node: &Node) -> Option<&'static str> {
-    (f64::from(node.turns_total) >= node.caps.max_turns).then_some("maxTurns")
 }
 
 fn is_queued(tree: &Tree, i: usize) -> bool {
