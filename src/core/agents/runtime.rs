@@ -68,6 +68,56 @@ pub(super) struct Inner {
 }
 
 /// The runtime; cheap to clone (all clones are the same runtime).
+///
+/// ```
+/// use std::rc::Rc;
+/// use futures_executor::{LocalPool, LocalSpawner};
+/// use futures_util::task::{LocalFutureObj, LocalSpawn};
+/// use toolnexus::core::agents::{data::{InboxItem, TaskStatus}, registry::{AgentDef, Registry},
+///     runtime::{AgentRuntime, RuntimeOptions, WaitOptions}, close::CloseOptions};
+/// use toolnexus::core::host::{Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Spawn};
+///
+/// /// A model that always answers "noted".
+/// struct Noted;
+/// impl Http for Noted {
+///     fn send(&self, _: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+///         let body = r#"{"choices":[{"message":{"role":"assistant","content":"noted"}}],
+///             "usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}"#;
+///         Box::pin(async move { Ok(HttpResponse { status: 200, retry_after: None, body: body.into() }) })
+///     }
+/// }
+/// struct Still;
+/// impl Clock for Still {
+///     fn now_ms(&self) -> f64 { 0.0 }
+///     fn sleep(&self, _: f64) -> LocalBoxFuture<'static, ()> { Box::pin(std::future::pending()) }
+/// }
+/// struct Pool(LocalSpawner);
+/// impl Spawn for Pool {
+///     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+///         self.0.spawn_local_obj(LocalFutureObj::new(task)).unwrap();
+///     }
+/// }
+///
+/// let mut pool = LocalPool::new();
+/// let registry = Registry::new(vec![AgentDef::new("peer", "team member")], &[]).unwrap();
+/// let rt = AgentRuntime::new(RuntimeOptions::new(
+///     registry, Rc::new(Noted), Rc::new(Still), Rc::new(Pool(pool.spawner())),
+/// )).unwrap();
+/// let peer = rt.spawn(rt.root(), "peer", None).unwrap();
+/// rt.post(peer, InboxItem { from: "external".into(), channel: "external".into(), text: "ping".into() }).unwrap();
+/// rt.wake(peer, Some("read your inbox")).unwrap();
+/// let result = pool.run_until(rt.wait(peer, WaitOptions::default()));
+/// assert_eq!((result.status, result.text.as_str(), result.total_tokens), (TaskStatus::Done, "noted", 4));
+/// assert_eq!(rt.inspect(peer).turns, 1);
+/// pool.run_until(rt.close(rt.root(), CloseOptions::default()));
+/// assert_eq!(rt.trace(), [
+///     "root/peer.1: spawned (depth 1, tokens Infinity)",
+///     "root/peer.1: idle→running (wake)",
+///     "root/peer.1: running→idle (done, turns=1, tokens=4)",
+///     "root/peer.1: idle→closed (closed)",
+///     "root: idle→closed (closed)",
+/// ]);
+/// ```
 #[derive(Clone)]
 pub struct AgentRuntime(pub(super) Rc<Inner>);
 
