@@ -9,10 +9,7 @@ use common::http::*;
 use common::ManualSignal;
 use futures_executor::block_on;
 use futures_util::future::join;
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context as TaskContext, Poll};
 use toolnexus::core::client::config::Style;
 use toolnexus::core::client::error::RunError;
 use toolnexus::core::host::HttpError;
@@ -23,22 +20,6 @@ const BOTH: [Style; 2] = [Style::OpenAi, Style::Anthropic];
 
 fn aborted() -> RunError {
     RunError::Aborted("stopped by test".into())
-}
-
-/// Pending once, then ready: lets the other side of a `join` get polled first.
-struct YieldOnce(bool);
-
-impl Future for YieldOnce {
-    type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
-        if self.0 {
-            Poll::Ready(())
-        } else {
-            self.0 = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        }
-    }
 }
 
 #[test]
@@ -66,7 +47,7 @@ fn a_signal_fired_during_the_model_call_aborts_it() {
         let fire = {
             let stop = stop.clone();
             async move {
-                YieldOnce(false).await;
+                crate::common::YieldOnce(false).await;
                 stop.fire();
             }
         };

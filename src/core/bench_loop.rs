@@ -125,16 +125,7 @@ impl Scenario {
     /// One run to its end; an error when it did not finish at once or ended otherwise than
     /// with the scripted answer after two tool calls.
     pub fn run_once(&self) -> Result<(), String> {
-        let input = RunInput {
-            toolkit: self.toolkit.clone(),
-            prompt: PROMPT.into(),
-            history: Vec::new(),
-            history_text: None,
-            history_host: None,
-            signal: None,
-            events: None,
-            resume: None,
-        };
+        let input = RunInput::new(self.toolkit.clone(), PROMPT.into());
         let mut run = self.client.run(input);
         let result = match run
             .as_mut()

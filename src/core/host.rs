@@ -40,6 +40,28 @@ pub trait Cancel {
 /// A shared cancellation signal.
 pub type Signal = Rc<dyn Cancel>;
 
+/// Runs a future in the background, to its end, on the host's one thread (the JS host:
+/// `spawn_local` on the microtask queue; host tests: a local executor's spawner). The agent
+/// runtime (`core::agents`) starts each woken handle's turn through it, so a `wake` returns at
+/// once and the turn runs beside its caller.
+///
+/// ```
+/// # use toolnexus::core::host::{LocalBoxFuture, Spawn};
+/// # use std::{cell::RefCell, rc::Rc};
+/// /// Keeps the futures; a test polls them.
+/// struct Queue(RefCell<Vec<LocalBoxFuture<'static, ()>>>);
+/// impl Spawn for Queue {
+///     fn spawn(&self, task: LocalBoxFuture<'static, ()>) { self.0.borrow_mut().push(task) }
+/// }
+/// let queue = Queue(RefCell::new(Vec::new()));
+/// queue.spawn(Box::pin(async {}));
+/// assert_eq!(queue.0.borrow().len(), 1);
+/// ```
+pub trait Spawn {
+    /// Starts `task`; it runs until it completes (it is never dropped half-way by the host).
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>);
+}
+
 /// Time, as the host keeps it.
 ///
 /// ```

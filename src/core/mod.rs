@@ -2,6 +2,7 @@
 //! [`host`], so every behaviour runs natively in host tests.
 
 pub mod adapters;
+pub mod agents;
 #[cfg(feature = "bench-core")]
 pub mod bench_loop;
 pub mod builtin_toggle;

@@ -2,6 +2,7 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 pub mod agent;
+pub mod agents;
 pub mod golden;
 pub mod http;
 pub mod resilience;
@@ -146,5 +147,22 @@ impl Clock for FrozenClock {
     }
     fn sleep(&self, _ms: f64) -> LocalBoxFuture<'static, ()> {
         Box::pin(std::future::pending())
+    }
+}
+
+/// Pending once, then ready: one yield to the executor, so the other side of a `join` (or
+/// another task) is polled first.
+pub struct YieldOnce(pub bool);
+
+impl Future for YieldOnce {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
     }
 }

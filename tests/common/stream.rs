@@ -5,10 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context as TaskContext, Poll};
 use toolnexus::core::json::value::Value;
 
 use super::http::Sent;
@@ -95,22 +92,6 @@ pub fn chunks(body: &[u8], cut: &Cut) -> Vec<Vec<u8>> {
     out
 }
 
-/// Pending once, then ready.
-struct YieldOnce(bool);
-
-impl Future for YieldOnce {
-    type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
-        if self.0 {
-            Poll::Ready(())
-        } else {
-            self.0 = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        }
-    }
-}
-
 /// The body side of one scripted response; counts pulls and notices being dropped.
 struct Body {
     chunks: VecDeque<Vec<u8>>,
@@ -126,7 +107,7 @@ impl ByteStream for Body {
         self.pulled.set(self.pulled.get() + 1);
         Box::pin(async move {
             if self.yield_between {
-                YieldOnce(false).await;
+                crate::common::YieldOnce(false).await;
             }
             if let Some(chunk) = self.chunks.pop_front() {
                 return Some(Ok(chunk));

@@ -10,6 +10,14 @@ mod mcp_common;
 #[path = "../resume_support/mod.rs"]
 mod resume_support;
 
+#[path = "../agents_conformance.rs"]
+mod agents_conformance;
+#[path = "../agents_hooks.rs"]
+mod agents_hooks;
+#[path = "../agents_props.rs"]
+mod agents_props;
+#[path = "../agents_runtime.rs"]
+mod agents_runtime;
 #[path = "../client_abort.rs"]
 mod client_abort;
 #[path = "../client_errors.rs"]

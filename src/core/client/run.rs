@@ -77,6 +77,28 @@ pub struct RunInput {
     pub resume: Option<Resume>,
 }
 
+impl RunInput {
+    /// A fresh run of `prompt` over `toolkit`: no history, signal, events or resume.
+    ///
+    /// ```
+    /// # use toolnexus::core::client::run::RunInput;
+    /// let input = RunInput::new(std::rc::Rc::default(), "hi".into());
+    /// assert!(input.history.is_empty() && input.signal.is_none());
+    /// ```
+    pub fn new(toolkit: Rc<Toolkit>, prompt: Prompt) -> RunInput {
+        RunInput {
+            toolkit,
+            prompt,
+            history: Vec::new(),
+            history_text: None,
+            history_host: None,
+            signal: None,
+            events: None,
+            resume: None,
+        }
+    }
+}
+
 /// A durable resume: the halted run's request and the host's answer to it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resume {

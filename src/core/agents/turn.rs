@@ -1,0 +1,252 @@
+//! One turn of a handle: its client built from the runtime's settings and the agent's def,
+//! one `ask` on the handle's conversation (id = handle id) with the turn's input, then the
+//! outcome recorded: usage rolled up the tree (the budget ledger), the state moved on, the
+//! transition traced, the waiters answered. A failure is a result, never a panic or a throw.
+
+use std::rc::Rc;
+
+use super::data::{HandleState, TaskResult, TaskStatus};
+use super::node::Checkpoint;
+use super::runtime::{AgentRuntime, Handle};
+use super::signal::{AbortHandle, TurnAbort};
+use super::task::TaskTool;
+use crate::core::client::config::ClientConfig;
+use crate::core::client::hooks::{Hooks, NoHooks};
+use crate::core::client::result::{RunResult, Status};
+use crate::core::client::run::{Client, RunInput};
+use crate::core::client::telemetry::Telemetry;
+use crate::core::json::value::Value;
+use crate::core::message::Message;
+use crate::core::tool::SharedTool;
+use crate::core::toolkit::{Sources, Toolkit};
+use crate::core::types::Request;
+
+impl AgentRuntime {
+    /// Runs the admitted turn `h` with `input` to its end and settles it.
+    pub(super) async fn execute_turn(self, h: Handle, input: String) {
+        let abort = self.0.tree.borrow()[h.0].abort.clone().unwrap_or_default();
+        let outcome = self.run_turn(h, &input, &abort).await;
+        let result = match outcome {
+            Ok((pre_turn, run)) => self.record_run(h, input, pre_turn, run).await,
+            Err(message) => self.record_failure(h, &abort, message),
+        };
+        self.release_child_slot(h);
+        self.settle(h, result);
+    }
+
+    /// The client run itself, with the stored transcript before it (for a rewind).
+    async fn run_turn(
+        &self,
+        h: Handle,
+        input: &str,
+        abort: &Rc<TurnAbort>,
+    ) -> Result<(Vec<Message>, RunResult), String> {
+        let id = self.id(h);
+        let store = self.0.store.clone();
+        let pre_turn = store.get(&id).await?.unwrap_or_default();
+        let (client, toolkit) = self.client_for(h);
+        let mut run = RunInput::new(toolkit, input.into());
+        run.signal = Some(Rc::new(AbortHandle(abort.clone())));
+        let result = client
+            .ask(store, id, run)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok((pre_turn, result))
+    }
+
+    /// The handle's client and toolkit view. The def's `hooks` and `onMetric` each replace
+    /// the runtime's when set (never merged), and are handed over untouched.
+    fn client_for(&self, h: Handle) -> (Client, Rc<Toolkit>) {
+        let tree = self.0.tree.borrow();
+        let node = &tree[h.0];
+        let def = &node.agent.def;
+        let mut extras: Vec<SharedTool> = node.agent.tools.clone();
+        if !def.team.is_empty() {
+            extras.push(Rc::new(TaskTool::new(self.clone(), h, &def.team)));
+        }
+        let (mut toolkit, _) = Toolkit::assemble(Sources {
+            extras,
+            ..Sources::default()
+        });
+        toolkit.set_clock(self.0.clock.clone());
+        let llm = &self.0.llm;
+        let model = match def.model.as_deref() {
+            None | Some("inherit") => llm.model.clone(),
+            Some(m) => m.to_owned(),
+        };
+        let mut config = ClientConfig::new(llm.style, llm.base_url.clone(), model);
+        config.api_key = llm.api_key.clone();
+        config.system_prompt = def.soul.clone();
+        // The chain's wall-clock deadline bounds the run itself, not only its admission.
+        if let Some(deadline) = node.deadline {
+            config.timeout_ms = Some((deadline - self.0.clock.now_ms()).max(0.0));
+        }
+        let left = node.caps.max_turns - f64::from(node.turns_total);
+        config.max_turns = if left >= 1.0 { left as u32 } else { 1 };
+        let hooks: Rc<dyn Hooks> = def
+            .hooks
+            .clone()
+            .or_else(|| self.0.hooks.clone())
+            .unwrap_or_else(|| Rc::new(NoHooks));
+        let sink = def.on_metric.clone().or_else(|| self.0.on_metric.clone());
+        let client = Client {
+            dialect: config.style.dialect(),
+            config: Rc::new(config),
+            http: self.0.http.clone(),
+            hooks,
+            wait_for: def.wait_for.clone(),
+            clock: self.0.clock.clone(),
+            telemetry: Rc::new(Telemetry::with_sink(sink)),
+            requests: Rc::default(),
+        };
+        (client, Rc::new(toolkit))
+    }
+
+    /// A run that ended: done, incomplete (a limit), or pending (rewound to its checkpoint).
+    async fn record_run(
+        &self,
+        h: Handle,
+        input: String,
+        pre_turn: Vec<Message>,
+        run: RunResult,
+    ) -> TaskResult {
+        let tokens = run.usage.total_tokens;
+        let id = self.id(h);
+        if let Some(why) = &run.save_error {
+            // The result stands; the store's failure is said, not swallowed.
+            self.t(format!("{id}: transcript not saved: {why}"));
+        }
+        {
+            let mut tree = self.0.tree.borrow_mut();
+            tree[h.0].turns_total += run.turns;
+            let mut at = Some(h.0);
+            while let Some(a) = at {
+                let node = &mut tree[a];
+                node.usage_total += tokens;
+                node.tool_calls_total += run.tool_call_count as u64;
+                node.pools.spend(tokens, run.tool_call_count as u64);
+                at = node.parent;
+            }
+        }
+        let mut result = TaskResult {
+            text: run.text,
+            is_error: false,
+            status: TaskStatus::Done,
+            pending: None,
+            turns: run.turns,
+            total_tokens: tokens,
+            limit: None,
+        };
+        match (run.status, run.pending) {
+            (Status::Pending, Some(request)) => {
+                // The halted turn (and the placeholder result the client appended) must not
+                // stay in the saved transcript: a resume replays the turn from here.
+                if let Err(why) = self.0.store.save(&id, &pre_turn).await {
+                    self.t(format!("{id}: transcript not rewound: {why}"));
+                }
+                let stamped = stamp_path(request, &id);
+                let line = format!("{id}: running→suspended (pending \"{}\")", stamped.kind);
+                {
+                    let mut tree = self.0.tree.borrow_mut();
+                    let node = &mut tree[h.0];
+                    if node.state != HandleState::Closed {
+                        node.state = HandleState::Suspended;
+                    }
+                    node.pending = Some(stamped.clone());
+                    node.checkpoint = Some(Checkpoint { input });
+                    node.drained.clear();
+                }
+                self.t(line);
+                result.status = TaskStatus::Pending;
+                result.pending = Some(stamped);
+            }
+            (Status::Incomplete, _) => {
+                let limit = run.limit.unwrap_or_else(|| "maxTurns".to_owned());
+                self.to_idle(h, format!("{id}: running→idle (incomplete: {limit})"));
+                result.text = "hit maxTurns without a final answer".into();
+                result.is_error = true;
+                result.status = TaskStatus::Incomplete;
+                result.limit = Some(limit);
+            }
+            _ => {
+                self.to_idle(
+                    h,
+                    format!(
+                        "{id}: running→idle (done, turns={}, tokens={tokens})",
+                        run.turns
+                    ),
+                );
+            }
+        }
+        result
+    }
+
+    /// A run that failed or was aborted: an error result, or `incomplete` when the chain's
+    /// wall-clock deadline stopped it. A turn that did not complete puts the items it drained
+    /// back at the front of the inbox (the drain is transactional).
+    fn record_failure(&self, h: Handle, abort: &TurnAbort, message: String) -> TaskResult {
+        let now = self.0.clock.now_ms();
+        let reason = abort.reason();
+        let stopped_by_runtime = matches!(reason.as_str(), "interrupted" | "closed");
+        let timed_out =
+            !stopped_by_runtime && self.0.tree.borrow()[h.0].deadline.is_some_and(|d| now >= d);
+        let aborted = abort.is_aborted() || timed_out;
+        let line = {
+            let mut tree = self.0.tree.borrow_mut();
+            let node = &mut tree[h.0];
+            let drained = std::mem::take(&mut node.drained);
+            if aborted {
+                node.inbox.splice(0..0, drained);
+            }
+            if node.state != HandleState::Closed {
+                node.state = HandleState::Idle;
+            }
+            node.abort = None;
+            if timed_out {
+                format!("{}: running→idle (incomplete: maxWallMs)", node.id)
+            } else if aborted {
+                format!("{}: running→idle (interrupted; inbox intact)", node.id)
+            } else {
+                format!("{}: running→idle (error: {message})", node.id)
+            }
+        };
+        self.t(line);
+        let (turns, tokens) = self.counts(h);
+        if timed_out {
+            let text = "budget exhausted (maxWallMs); partial work preserved";
+            let mut result = TaskResult::settled(text, TaskStatus::Incomplete, turns, tokens);
+            result.limit = Some("maxWallMs".into());
+            return result;
+        }
+        let status = match (aborted, reason.as_str()) {
+            (true, "closed") => TaskStatus::Closed,
+            (true, _) => TaskStatus::Interrupted,
+            _ => TaskStatus::Error,
+        };
+        let text = if aborted { reason } else { message };
+        TaskResult::settled(text, status, turns, tokens)
+    }
+
+    fn to_idle(&self, h: Handle, line: String) {
+        {
+            let mut tree = self.0.tree.borrow_mut();
+            let node = &mut tree[h.0];
+            if node.state != HandleState::Closed {
+                node.state = HandleState::Idle;
+            }
+            node.drained.clear();
+            node.abort = None;
+        }
+        self.t(line);
+    }
+}
+
+/// The request with the handle's id path at `data.path` (SPEC §10 agent addendum).
+fn stamp_path(mut request: Request, id: &str) -> Request {
+    let path = Value::Array(id.split('/').map(|s| Value::String(s.into())).collect());
+    request
+        .data
+        .get_or_insert_with(Default::default)
+        .insert("path".into(), path);
+    request
+}
