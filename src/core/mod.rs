@@ -26,6 +26,8 @@ pub mod parts;
 pub mod relay;
 pub mod schema;
 #[cfg(feature = "full")]
+pub mod serve;
+#[cfg(feature = "full")]
 pub mod skills;
 pub mod sorting;
 pub mod spec;
