@@ -25,7 +25,6 @@ pub mod names;
 pub mod parts;
 pub mod relay;
 pub mod schema;
-#[cfg(feature = "full")]
 pub mod serve;
 #[cfg(feature = "full")]
 pub mod skills;

@@ -31,33 +31,7 @@ pub const DEFAULT_NAME: &str = "toolnexus";
 /// The advertised version when the profile gives none.
 pub const DEFAULT_VERSION: &str = "0.1.0";
 
-crate::record! {
-    /// The MCP serve profile: what `initialize` advertises and which tools are exposed.
-    #[derive(Default)]
-    pub struct McpServeConfig as "struct MCPServeConfig" {
-        /// Advertised server name (`serverInfo.name`); default `"toolnexus"`.
-        pub name: Option<String> = "name",
-        /// Advertised server version (`serverInfo.version`); default `"0.1.0"`.
-        pub version: Option<String> = "version",
-        /// The tool names to expose; absent exposes every tool. Unknown names are ignored.
-        pub tools: Option<Vec<String>> = "tools",
-    }
-}
-
-crate::record! {
-    /// What `onCall` receives after each `tools/call` (the result's `metadata` stays here,
-    /// off the MCP wire).
-    pub struct OnCallEvent as "struct OnCallEvent" {
-        /// The tool's name.
-        pub name: String = "name",
-        /// The tool's source (`"native"`, `"mcp"`, `"builtin"`, …).
-        pub source: String = "source" as "ToolSource",
-        /// How long the call took, in milliseconds.
-        pub ms: f64 = "ms",
-        /// Whether the call failed (or suspended).
-        pub is_error: bool = "isError",
-    }
-}
+pub use super::profile::{McpServeConfig, OnCallEvent};
 
 /// The tools `config` exposes: all of them, or those named in `config.tools` (in the tools'
 /// order; unknown names are ignored, never an error).

@@ -5,6 +5,10 @@
 //!
 //! Today the MCP profile ([`mcp`]); the A2A routes join [`http::route`] later.
 
+#[cfg(feature = "full")]
 pub mod accept;
+#[cfg(feature = "full")]
 pub mod http;
+#[cfg(feature = "full")]
 pub mod mcp;
+pub mod profile;
