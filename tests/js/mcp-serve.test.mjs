@@ -40,10 +40,10 @@ function slowTool(name = "slow") {
     name,
     description: "waits for its signal",
     run: (_args, ctx) =>
-      new Promise((resolve) => {
+      new Promise((_resolve, reject) => {
         ctx.signal.addEventListener("abort", () => {
           aborted.resolve(String(ctx.signal.reason))
-          resolve("stopped")
+          reject(new Error("stopped"))
         })
         started.resolve()
       }),

@@ -190,7 +190,7 @@ export interface Toolkit {
    * Deno.serve(toolkit.handler({ mcp: { name: "gateway" }, onCall: (e) => console.log(e.name, e.ms) }))
    * ```
    */
-  handler(options?: HandlerOptions): (request: Request) => Promise<Response>
+  handler(options?: HandlerOptions): (request: globalThis.Request) => Promise<Response>
   /**
    * Listens on `addr` (`"127.0.0.1:0"` picks a free port) with {@link Toolkit.handler} in Node,
    * Bun and Deno; in a page it rejects with code `unsupported` (mount `handler` in a Service
