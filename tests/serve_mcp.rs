@@ -1,7 +1,7 @@
 //! The MCP server profile (SPEC §7C): JSON-RPC dispatch over a set of tools, and its
 //! streamable-HTTP face (`POST /mcp`, stateless). The reference's "mcp inbound" behaviours,
 //! natively; `tests/js/mcp-serve.test.mjs` runs the official MCP client against the package.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::indexing_slicing, clippy::unwrap_used)]
 
 use crate::common;
 
@@ -11,7 +11,9 @@ use futures_executor::block_on;
 use std::rc::Rc;
 use toolnexus::core::host::Signal;
 use toolnexus::core::serve::http::{route, Inbound, Outbound};
-use toolnexus::core::serve::mcp::{call_result, exposed, McpServeConfig, McpServer};
+use toolnexus::core::serve::mcp::{
+    call_result, exposed, McpServeConfig, McpServer, PROTOCOL_VERSIONS, PROTOCOL_VERSIONS_TEXT,
+};
 use toolnexus::core::tool::SharedTool;
 use toolnexus::core::toolkit::{Sources, Toolkit};
 use toolnexus::core::types::{pending, Request, ToolResult};

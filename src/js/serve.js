@@ -150,6 +150,35 @@ function baseUrl(host, port) {
   return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`
 }
 
+const LOOPBACK = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+/** The host name of a `Host` header or an origin, lower-cased; `undefined` when unreadable. */
+function hostName(text, scheme) {
+  try {
+    return new URL(scheme ? `http://${text}` : text).hostname.toLowerCase()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * On a loopback address, only requests addressed to a loopback name, from no page or a page of
+ * a loopback origin, reach `handler`; others are 403. A page on another site whose name the
+ * attacker made resolve to 127.0.0.1 (DNS rebinding) sends its own name as `Host` and is
+ * turned away, as MCP's transport rules ask of a local server ("validate the Origin header").
+ */
+function loopbackOnly(handler, host) {
+  if (!LOOPBACK.includes(host.toLowerCase())) return handler
+  return (request) => {
+    const origin = request.headers.get("origin")
+    const hostOk = LOOPBACK.includes(hostName(request.headers.get("host") ?? "", true))
+    const originOk = origin === null || LOOPBACK.includes(hostName(origin, false))
+    if (hostOk && originOk) return handler(request)
+    const why = hostOk ? "the request's Origin is not a local page" : "the request's Host is not a loopback name"
+    return Promise.resolve(new Response(`forbidden: ${why}`, { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } }))
+  }
+}
+
 const BROWSER_REFUSAL =
   "serve: this runtime cannot listen on a port (no node:http, no Deno.serve). Mount the same handler where requests arrive: " +
   "in a Service Worker, `self.addEventListener(\"fetch\", (e) => { if (new URL(e.request.url).pathname === \"/mcp\") e.respondWith(handler(e.request)) })` " +
@@ -172,6 +201,7 @@ async function nodeHttp() {
  */
 export async function listen(handler, addr) {
   const [host, port] = splitAddr(addr)
+  handler = loopbackOnly(handler, host)
   if (typeof globalThis.Deno?.serve === "function") return listenDeno(handler, host, port)
   const http = await nodeHttp()
   if (!http) throw new ToolnexusError("unsupported", BROWSER_REFUSAL)

@@ -6,6 +6,7 @@
 // reference's "mcp inbound" tests (buildMcpServer over the SDK's in-memory transport).
 import { test } from "node:test"
 import assert from "node:assert/strict"
+import http from "node:http"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
@@ -291,6 +292,39 @@ test("serve: an address in use is a clear network error", async () => {
     assert.match(error.message, /EADDRINUSE/)
   } finally {
     await first.stop()
+  }
+})
+
+/** A raw POST with headers fetch will not forge (`Host`); resolves `[status, body]`. */
+function rawPost(url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json", ...headers } }, (res) => {
+      let text = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk) => (text += chunk))
+      res.on("end", () => resolve([res.statusCode, text]))
+    })
+    req.on("error", reject)
+    req.end(body)
+  })
+}
+
+test("serve on a loopback address turns away other hosts and foreign pages (DNS rebinding)", async () => {
+  const toolkit = await createToolkit({ builtins: false, extraTools: [echoTool] })
+  const srv = await toolkit.serve("127.0.0.1:0", { mcp: {} })
+  const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })
+  const port = new URL(srv.url).port
+  try {
+    const [rebound, why] = await rawPost(`${srv.url}/mcp`, { host: `attacker.test:${port}` }, ping)
+    assert.equal(rebound, 403)
+    assert.match(why, /Host/)
+    const [foreign, reason] = await rawPost(`${srv.url}/mcp`, { origin: "https://attacker.test" }, ping)
+    assert.equal(foreign, 403)
+    assert.match(reason, /Origin/)
+    assert.equal((await rawPost(`${srv.url}/mcp`, { host: `localhost:${port}`, origin: "http://localhost:5173" }, ping))[0], 200)
+    assert.equal((await rawPost(`${srv.url}/mcp`, {}, ping))[0], 200)
+  } finally {
+    await srv.stop()
   }
 })
 

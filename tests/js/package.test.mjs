@@ -211,9 +211,9 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.deepEqual(r.names, ["get_weather"])
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
   assert.deepEqual(r.missing, [
-    "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
-    "answerToElicitResult", "argsObject", "argsString", "audio", "builtinsEnabled", "contentText", "createBuiltinTools",
-    "elicitationToRequest", "expandEnvHeaders", "file", "finishReasonFor", "hasSystemMessage", "image", "listMcpTools",
+    "McpServer", "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
+    "answerToElicitResult", "argsObject", "argsString", "audio", "buildMcpServer", "builtinsEnabled", "contentText", "createBuiltinTools",
+    "elicitationToRequest", "expandEnvHeaders", "exposedMcpTools", "file", "finishReasonFor", "hasSystemMessage", "image", "listMcpTools",
     "listSkills", "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic",
     "openAIToolsToAnthropic", "parseMcpConfig", "part", "text", "toolCallsOf",
   ])

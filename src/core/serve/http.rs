@@ -6,7 +6,10 @@
 //! with `405`; every other path is `404`.
 
 use super::accept::{choose, Answer};
-use super::mcp::{error_text, Handled, McpServer, OnCallEvent, INVALID_REQUEST, PROTOCOL_VERSIONS};
+use super::mcp::{
+    error_text, Handled, McpServer, OnCallEvent, INVALID_REQUEST, PROTOCOL_VERSIONS,
+    PROTOCOL_VERSIONS_TEXT,
+};
 use crate::core::host::Signal;
 use crate::core::json::value::Value;
 
@@ -151,8 +154,7 @@ fn refusal(inbound: &Inbound) -> Option<Outbound> {
     match inbound.protocol_version.as_deref() {
         Some(v) if !PROTOCOL_VERSIONS.contains(&v) => {
             let why = format!(
-                "Bad Request: unsupported MCP-Protocol-Version \"{v}\" (supported: {})",
-                PROTOCOL_VERSIONS.join(", ")
+                "Bad Request: unsupported MCP-Protocol-Version \"{v}\" (supported: {PROTOCOL_VERSIONS_TEXT})"
             );
             Some(Outbound::refused(400, &why))
         }

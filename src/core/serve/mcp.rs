@@ -25,6 +25,9 @@ pub const INVALID_PARAMS: i64 = -32602;
 /// The protocol revisions this server speaks, newest first; `initialize` echoes the client's
 /// when it is one of them, else offers the first.
 pub const PROTOCOL_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/// [`PROTOCOL_VERSIONS`] as an error message lists them (written out: a `join` would cost the
+/// module its generic joining code).
+pub const PROTOCOL_VERSIONS_TEXT: &str = "2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05";
 
 /// The advertised name when the profile gives none.
 pub const DEFAULT_NAME: &str = "toolnexus";
