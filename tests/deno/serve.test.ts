@@ -17,12 +17,12 @@ Deno.test("toolkit.serve listens with Deno.serve; the served tools work and a ca
     name: "echo",
     description: "echo back text",
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    run: (args: { text: string }) => args.text,
+    run: (args) => String(args.text),
   })
   const slow = defineTool({
     name: "slow",
     description: "waits for its signal",
-    run: (_args: unknown, ctx: { signal?: AbortSignal }) =>
+    run: (_args, ctx) =>
       new Promise<string>((_resolve, reject) => {
         ctx.signal?.addEventListener("abort", () => {
           aborted(String(ctx.signal?.reason))
