@@ -211,12 +211,26 @@ export async function listen(handler, addr) {
 function listenDeno(handler, host, port) {
   let server
   try {
-    server = globalThis.Deno.serve({ hostname: host, port, onListen() {} }, (request) => handler(request))
+    server = globalThis.Deno.serve({ hostname: host, port, onListen() {} }, (request) => answerDeno(handler, request))
   } catch (thrown) {
     throw new ToolnexusError("network", `serve: cannot listen on ${host}:${port}: ${errorText(thrown)}`, { cause: thrown })
   }
   const stop = () => server.shutdown()
   return { url: baseUrl(host, server.addr.port), stop, close: stop }
+}
+
+/**
+ * One Deno exchange: the call's signal is the request's only until the answer is made (Deno
+ * also fires a request's signal after a successful response, which a tool must not read as a
+ * cancellation).
+ */
+function answerDeno(handler, request) {
+  const controller = new AbortController()
+  let answered = false
+  request.signal.addEventListener("abort", () => answered || controller.abort(request.signal.reason), { once: true })
+  return handler(new Request(request, { signal: controller.signal })).finally(() => {
+    answered = true
+  })
 }
 
 async function listenNode(http, handler, host, port) {

@@ -45,7 +45,8 @@ Deno.test("toolkit.serve listens with Deno.serve; the served tools work and a ca
     const consumer = await createToolkit({ builtins: false, mcpConfig: { mcpServers: { gw: { url: `${srv.url}/mcp` } } } })
     equal(consumer.mcpStatus(), { gw: "connected" })
     equal(consumer.tools().map((t) => t.name), ["gw_echo", "gw_slow"])
-    equal(await consumer.execute("gw_echo", { text: "from deno" }), { output: "from deno", isError: false })
+    const said = await consumer.execute("gw_echo", { text: "from deno" })
+    equal([said.output, said.isError], ["from deno", false])
     await consumer.close()
 
     const get = await fetch(`${srv.url}/mcp`)
