@@ -475,6 +475,8 @@ fn http_routes_and_refusals() {
     );
     assert_eq!(version.status, 400);
     assert!(version.body.contains("1999-01-01"));
+    assert!(version.body.contains(&PROTOCOL_VERSIONS.join(", ")));
+    assert_eq!(PROTOCOL_VERSIONS_TEXT, PROTOCOL_VERSIONS.join(", "));
     let known = exchange(
         Some(&server),
         Inbound {
