@@ -22,7 +22,7 @@ pub fn typescript(full: bool) -> String {
         "import type { AnthropicResponse, OpenAIResponse, Usage } from \"./core/types.js\"\n\
          import type { FinishReason } from \"./types.js\"\n"
     } else {
-        "import type { Message } from \"./types.js\"\n"
+        "import type { Message, ToolSource } from \"./types.js\"\n"
     });
     let mut add = |write: fn(&mut String)| {
         out.push('\n');
@@ -48,6 +48,8 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::client::result::RunResult::write_typescript);
         add(crate::core::metrics::MetricEvent::write_typescript);
         add(crate::core::client::telemetry::StreamEvent::write_typescript);
+        add(crate::core::serve::profile::McpServeConfig::write_typescript);
+        add(crate::core::serve::profile::OnCallEvent::write_typescript);
     }
     out
 }

@@ -28,6 +28,7 @@ pub mod names;
 pub mod parts;
 pub mod relay;
 pub mod schema;
+pub mod serve;
 #[cfg(feature = "full")]
 pub mod skills;
 pub mod sorting;

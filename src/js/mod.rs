@@ -38,6 +38,8 @@ pub mod run_result;
 pub mod run_signal;
 pub mod run_stream;
 #[cfg(feature = "full")]
+pub mod serve;
+#[cfg(feature = "full")]
 pub mod skills;
 pub mod slot;
 pub mod store;

@@ -28,6 +28,12 @@ struct State {
     faces: RefCell<Names<JsValue>>,
     /// The MCP servers and their sessions, when `mcpConfig` was given.
     mcp: Option<sources::Mcp>,
+    /// The MCP serve profile of `mcpConfig.mcpServer`, the default of `handler` / `serve`.
+    #[cfg(feature = "full")]
+    mcp_server: Option<crate::core::serve::mcp::McpServeConfig>,
+    /// Whether `mcpConfig` has an `a2a` block (the A2A profile, not built yet).
+    #[cfg(feature = "full")]
+    a2a_block: bool,
 }
 
 impl State {
@@ -127,6 +133,25 @@ pub fn core_toolkit_by_id(id: &JsValue) -> Option<Rc<Toolkit>> {
     let kit = found.upgrade()?;
     LAST_FOUND.with(|last| *last.borrow_mut() = Some((id, found)));
     Some(kit)
+}
+
+impl ToolkitHandle {
+    /// The core toolkit.
+    pub fn core_kit(&self) -> Rc<Toolkit> {
+        self.state.kit.clone()
+    }
+
+    /// The `mcpConfig.mcpServer` block the toolkit was made with.
+    #[cfg(feature = "full")]
+    pub fn mcp_server_block(&self) -> Option<&crate::core::serve::mcp::McpServeConfig> {
+        self.state.mcp_server.as_ref()
+    }
+
+    /// Whether the toolkit's `mcpConfig` has an `a2a` block.
+    #[cfg(feature = "full")]
+    pub fn a2a_block(&self) -> bool {
+        self.state.a2a_block
+    }
 }
 
 #[wasm_bindgen(js_class = Toolkit)]
@@ -345,6 +370,8 @@ fn build(
         return Err(js_error("invalid_options", &message));
     }
     refuse_unbuilt(options)?;
+    #[cfg(feature = "full")]
+    let mcp_server = super::serve::mcp_server_block(options)?;
     let extras = tools_from_js(&get(options, "extraTools"), "extraTools")?;
     refuse_relay_collision(&extras, "createToolkit")?;
     let (skill, skills_prompt) = skill.unzip();
@@ -379,6 +406,10 @@ fn build(
         kit,
         faces: RefCell::new(faces),
         mcp,
+        #[cfg(feature = "full")]
+        mcp_server,
+        #[cfg(feature = "full")]
+        a2a_block: super::serve::has_a2a_block(options),
     };
     Ok(ToolkitHandle {
         state: Rc::new(state),

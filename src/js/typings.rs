@@ -27,5 +27,5 @@ import type { Answer, ContentPart, PartOptions, Prompt, AnthropicMessage, Anthro
   OpenAITool, OpenAIToolCall, PendingInput, RelayToolOptions, Request, ResumeOptions,
   RunOptions, RunResult, SkillInfo, SkillInventory, StreamEvent, StreamOptions, ToolContext,
   ToolLike, ToolResult, ToolkitOptions, ToolnexusDirEntry, TranslateMessage, TranslateRequest,
-  TranslateResult, TranslatedToolCall } from "#types-full"
+  TranslateResult, TranslatedToolCall, MCPServeConfig, OnCallEvent } from "#types-full"
 "##;

@@ -22,13 +22,15 @@ import * as module from "#glue-full"
 import * as core from "./core/index.js"
 import type { Tool, Toolkit } from "./core/index.js"
 import { checked, whenInstantiated } from "./core/instance.js"
+import { ToolnexusError } from "../js/errors.js"
+import { exposedMcpTools as exposedTools, fetchHandler, listen, McpServer } from "../js/serve.js"
 import type {
   AnthropicMessage, AnthropicTool, AnthropicToolChoice, Answer, BuiltinsConfig, BuiltinToolsOptions, ClientOptions,
   ElicitationParams, ElicitResult, FinishReason, InProcessOptions, ListSkillsOptions, LoadMcpOptions, LoadSkillsOptions,
   McpConfigInput, McpInventory, McpListOptions, McpServerInput, OpenAITool, Request, SkillInventory, McpStatus, ClassOf,
   TranslatedToolCall, TranslateMessage, ToolkitOptions, MemoryFileSystemJSON, ToolnexusDirEntry, TranslateRequest,
   TranslateResult, OpenAIToolCall, SkillInfo, Prompt, RunOptions, RunResult, AskOptions, StreamOptions,
-  StreamEvent, ConversationOptions,
+  StreamEvent, ConversationOptions, HandlerOptions, MCPServeConfig, OnCall, ServeHandle, ToolLike,
 } from "./types.js"
 
 /** The glue: its functions refuse clearly until the module is instantiated. */
@@ -48,6 +50,8 @@ export { IndexedDbFileSystem } from "../js/browser-fs.js"
  * {@link agents.memoryTool} and their constants.
  */
 export * as agents from "./agents-full.js"
+export { McpServer } from "../js/serve.js"
+export type { JSONRPCMessage, McpTransportLike } from "../js/serve.js"
 
 /**
  * An agent client: runs the tool-calling loop against one endpoint.
@@ -570,3 +574,60 @@ export let SKILL_TOOL_DESCRIPTION = ""
 whenInstantiated(() => {
   ;[SKILLS_PROMPT_PREAMBLE, SKILL_TOOL_DESCRIPTION] = glue.__skillTexts()
 })
+
+/**
+ * The tools an MCP profile exposes: all of `tools`, or those named in `config.tools` (in
+ * `tools`' order; unknown names are ignored, never an error).
+ *
+ * ```js
+ * exposedMcpTools(toolkit.tools(), { tools: ["echo", "nope"] }).map((t) => t.name) // ["echo"]
+ * ```
+ */
+export function exposedMcpTools<T extends Pick<Tool, "name">>(tools: T[], config?: MCPServeConfig): T[] {
+  return exposedTools(tools, config)
+}
+
+/**
+ * An MCP server exposing `tools` (SPEC §7C): `tools/list` gives each tool's name, description
+ * and input schema verbatim, `tools/call` runs it (arguments checked against its schema, the
+ * request's cancellation reaching `ctx.signal`) and answers its output as one text block,
+ * `isError` as the tool said (a throw, or a suspension whose prompt is the text, is an error
+ * result); an unknown tool is JSON-RPC `-32602`. `config` names the server (`name`, default
+ * `"toolnexus"`; `version`, default `"0.1.0"`); filter the tools with {@link exposedMcpTools}.
+ * `onCall` hears `{name, source, ms, isError}` after each call. Serve it over HTTP
+ * (`server.handle`) or any MCP SDK transport (`server.connect`).
+ *
+ * ```js
+ * const server = buildMcpServer(toolkit.tools(), { name: "gateway" }, (e) => console.log(e.name, e.ms))
+ * Deno.serve((request) => server.handle(request))
+ * ```
+ */
+export function buildMcpServer(tools: ToolLike[], config?: MCPServeConfig, onCall?: OnCall): McpServer {
+  checkOnCall(onCall, "buildMcpServer")
+  return new McpServer(glue.buildMcpServerCore(tools, config), onCall)
+}
+
+function checkOnCall(onCall: unknown, what: string): void {
+  if (onCall !== undefined && typeof onCall !== "function") {
+    throw new ToolnexusError("invalid_options", `${what}: onCall must be a function, got ${onCall === null ? "null" : typeof onCall}`)
+  }
+}
+
+const A2A_NOT_YET =
+  "the a2a profile (serving the toolkit as an A2A agent, SPEC §7B) is not built in this version of toolnexus-wasm yet; serve its tools over MCP with { mcp: {} }"
+
+// The full build's `handler` and `serve` (the lean build's refuse; see ./core/index.ts).
+const servingProto = glue.Toolkit.prototype as module.Toolkit & Pick<Toolkit, "handler" | "serve">
+servingProto.handler = function handler(this: module.Toolkit, options?: HandlerOptions) {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new ToolnexusError("invalid_options", `handler: options must be an object, got ${options === null ? "null" : typeof options}`)
+  }
+  if (options?.a2a !== undefined) throw new ToolnexusError("unsupported", `handler: ${A2A_NOT_YET}`)
+  if (this.__a2aConfigured()) throw new ToolnexusError("unsupported", `handler: the toolkit's mcpConfig has an a2a block: ${A2A_NOT_YET}`)
+  checkOnCall(options?.onCall, "handler")
+  const core = this.__mcpServer(options?.mcp)
+  return fetchHandler(core, options?.onCall)
+}
+servingProto.serve = async function serve(this: module.Toolkit & Pick<Toolkit, "handler">, addr: string, options?: HandlerOptions): Promise<ServeHandle> {
+  return listen(this.handler(options), addr)
+}

@@ -14,7 +14,7 @@ tgz=$(npm pack ./pkg --pack-destination "$dir" --silent | tail -n 1)
 cd "$dir"
 printf '{ "name": "deno-smoke", "private": true, "dependencies": { "toolnexus-wasm": "file:./%s" } }\n' "$tgz" > package.json
 npm install --no-audit --no-fund --no-package-lock --loglevel=error
-cp "$root/tests/deno/toolkit.test.ts" "$root/tests/deno/mcp.test.ts" "$root/tests/deno/builtins.test.ts" .
+cp "$root/tests/deno/toolkit.test.ts" "$root/tests/deno/mcp.test.ts" "$root/tests/deno/builtins.test.ts" "$root/tests/deno/serve.test.ts" .
 
 echo "[deno] $tgz installed in ${dir#"$root"/}; deno test --allow-read toolkit.test.ts"
 DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
@@ -31,3 +31,8 @@ TOOLNEXUS_ROOT="$root" TOOLNEXUS_NODE="$(command -v node)" \
 echo "[deno] deno test --allow-read --allow-write builtins.test.ts"
 DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
   "$root/node_modules/.bin/deno" test --allow-read --allow-write --no-lock --no-prompt builtins.test.ts
+
+# toolkit.serve listens with Deno.serve on 127.0.0.1 and its own MCP client calls it.
+echo "[deno] deno test --allow-read --allow-net serve.test.ts"
+DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
+  "$root/node_modules/.bin/deno" test --allow-read --allow-net --no-lock --no-prompt serve.test.ts

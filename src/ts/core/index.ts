@@ -28,7 +28,7 @@ import type {
   AnthropicTool, AskOptions, ClassOf, AskResumeOptions, ClientOptions, ConversationOptions, ConversationStore, McpStatus, Message,
   Prompt, ResumeOptions, RunOptions, RunResult, ToolContext, WasmSource, DefineToolOptions, GeminiTools, HttpToolOptions, InProcessOptions, JSONSchema,
   OpenAITool, PendingInput, RelayToolOptions, Request, StreamEvent, StreamOptions, ToolDecorator,
-  ToolkitOptions, ToolLike, ToolResult,
+  ToolkitOptions, ToolLike, ToolResult, HandlerOptions, ServeHandle,
 } from "./types.js"
 
 /** The glue: its functions refuse clearly until the module is instantiated. */
@@ -73,10 +73,19 @@ interface Idioms {
   stream(prompt: Prompt, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
   [Symbol.asyncDispose](): Promise<void>
 }
-const toolkitProto = glue.Toolkit.prototype as module.Toolkit & Pick<Idioms, "register" | typeof Symbol.asyncDispose>
+const toolkitProto = glue.Toolkit.prototype as module.Toolkit & Pick<Idioms, "register" | typeof Symbol.asyncDispose> & Pick<Toolkit, "handler" | "serve">
 toolkitProto.register = function register(this: module.Toolkit, ...tools: ToolLike[]) {
   this.registerAll(tools)
   return this as unknown as Toolkit
+}
+// Serving a toolkit is the full build's (src/ts/index.ts installs the real ones over these).
+const NOT_LEAN = (what: string) =>
+  new ToolnexusError("unsupported", `${what}: serving a toolkit (MCP, A2A) is in the full build (toolnexus-wasm), not toolnexus-wasm/core`)
+toolkitProto.handler = function handler(): never {
+  throw NOT_LEAN("handler")
+}
+toolkitProto.serve = function serve() {
+  return Promise.reject(NOT_LEAN("serve"))
 }
 // `await using toolkit = await createToolkit(...)` closes its MCP sessions at the block's end.
 if (typeof Symbol.asyncDispose === "symbol") {
@@ -169,6 +178,31 @@ export interface Toolkit {
    * Every tool, in assembly order (MCP → skill → built-in → extra tools).
    */
   tools(): Tool[]
+  /**
+   * A WHATWG fetch handler serving this toolkit (SPEC §7C): with the `mcp` profile (or the
+   * `mcpConfig.mcpServer` block), `POST /mcp` is an MCP server (streamable HTTP, stateless:
+   * JSON or an event stream as the request's `Accept` prefers; `GET` 405) advertising every
+   * tool verbatim and running each `tools/call` with the request's signal; any other request
+   * is 404. Mount it on `Deno.serve`, a Worker's `fetch`, a Service Worker's `fetch` event or
+   * Node. The `a2a` profile is not built yet (code `unsupported`); so is the lean build.
+   *
+   * ```js
+   * Deno.serve(toolkit.handler({ mcp: { name: "gateway" }, onCall: (e) => console.log(e.name, e.ms) }))
+   * ```
+   */
+  handler(options?: HandlerOptions): (request: globalThis.Request) => Promise<Response>
+  /**
+   * Listens on `addr` (`"127.0.0.1:0"` picks a free port) with {@link Toolkit.handler} in Node,
+   * Bun and Deno; in a page it rejects with code `unsupported` (mount `handler` in a Service
+   * Worker instead).
+   *
+   * ```js
+   * const srv = await toolkit.serve("127.0.0.1:0", { mcp: {} })
+   * // an MCP client connects to `${srv.url}/mcp`
+   * await srv.stop()
+   * ```
+   */
+  serve(addr: string, options?: HandlerOptions): Promise<ServeHandle>
 }
 /** The toolkit class (made by {@link createToolkit}); for `instanceof`. */
 export const Toolkit = glue.Toolkit as unknown as ClassOf<Toolkit>

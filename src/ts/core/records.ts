@@ -1,5 +1,5 @@
 // Generated from the records' declarations (src/core/contract.rs): do not edit.
-import type { Message } from "./types.js"
+import type { Message, ToolSource } from "./types.js"
 
 /** What a tool hands back to the model. `metadata.pending` marks a suspension. */
 export interface ToolResult {
@@ -150,3 +150,28 @@ export type StreamEvent =
   | { type: "usage"; usage: Usage }
   | { type: "pending"; request: Request }
   | { type: "done"; result: RunResult }
+
+/** The MCP serve profile: what `initialize` advertises and which tools are exposed. */
+export interface McpServeConfig {
+  /** Advertised server name (`serverInfo.name`); default `"toolnexus"`. */
+  name?: string
+  /** Advertised server version (`serverInfo.version`); default `"0.1.0"`. */
+  version?: string
+  /** The tool names to expose; absent exposes every tool. Unknown names are ignored. */
+  tools?: string[]
+}
+
+/**
+ * What `onCall` receives after each `tools/call` (the result's `metadata` stays here,
+ * off the MCP wire).
+ */
+export interface OnCallEvent {
+  /** The tool's name. */
+  name: string
+  /** The tool's source (`"native"`, `"mcp"`, `"builtin"`, …). */
+  source: ToolSource
+  /** How long the call took, in milliseconds. */
+  ms: number
+  /** Whether the call failed (or suspended). */
+  isError: boolean
+}

@@ -1,7 +1,7 @@
 // The public types of the lean build (toolnexus-wasm/core); the full build's add to them
 // (../types.ts). The interfaces of its classes are beside their values, in ./index.ts; the
 // records come from their Rust declarations (./records.ts, generated).
-import type { Answer, MetricEvent, Request, RunResult, StreamEvent, ToolResult } from "./records.js"
+import type { Answer, McpServeConfig, MetricEvent, OnCallEvent, Request, RunResult, StreamEvent, ToolResult } from "./records.js"
 import type { Client, Conversation, Tool, Toolkit } from "./index.js"
 
 export type * from "./records.js"
@@ -376,4 +376,37 @@ export interface HttpToolOptions {
   env?: Record<string, string | undefined>
   /** The transport; defaults to the global `fetch`. */
   fetch?: (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<Response>
+}
+
+/** The MCP serve profile (the reference port's name for {@link McpServeConfig}). */
+export type MCPServeConfig = McpServeConfig
+
+/** Called after each served `tools/call`; what it throws or rejects is ignored. */
+export type OnCall = (event: OnCallEvent) => void | Promise<void>
+
+/** Options of `toolkit.handler` and `toolkit.serve` (the reference port's `serve` options). */
+export interface HandlerOptions {
+  /**
+   * The MCP profile: mounts `POST /mcp` (streamable HTTP, stateless) serving the toolkit's
+   * tools. Absent, the toolkit's `mcpConfig.mcpServer` block; neither, no MCP route.
+   */
+  mcp?: MCPServeConfig
+  /** Called after each `tools/call` with `{name, source, ms, isError}`. */
+  onCall?: OnCall
+  /** The client A2A tasks run on (the A2A profile; accepted for the reference's shape). */
+  client?: unknown
+  /** The A2A profile: not built in this version; refused with code `unsupported`. */
+  a2a?: unknown
+  /** Called when an A2A task ends (the A2A profile, not built in this version). */
+  onTask?: unknown
+}
+
+/** What `toolkit.serve` resolves to: where it listens, and how to stop it. */
+export interface ServeHandle {
+  /** The base URL, e.g. `http://127.0.0.1:41234` (MCP at `${url}/mcp`). */
+  url: string
+  /** Stops listening; requests in flight finish first. */
+  stop(): Promise<void>
+  /** The same as {@link ServeHandle.stop}. */
+  close(): Promise<void>
 }

@@ -1,0 +1,78 @@
+// Typings of serve.js (internal: the entries export `McpServer`, `exposedMcpTools` and, over
+// the module, `buildMcpServer`, `toolkit.handler`, `toolkit.serve`).
+import type { MCPServeConfig, OnCall, OnCallEvent, ServeHandle, Tool } from "../ts/index.js"
+
+/** The module's MCP server core (`McpServerCore`), as this file uses it. */
+export interface McpServerCoreLike {
+  exchange(
+    method: string,
+    path: string,
+    accept: string | undefined,
+    contentType: string | undefined,
+    protocolVersion: string | undefined,
+    body: string,
+    signal: AbortSignal | undefined,
+  ): Promise<[number, [string, string][], string, OnCallEvent | undefined]>
+  message(text: string, signal: AbortSignal | undefined): Promise<[string | undefined, OnCallEvent | undefined]>
+}
+
+/** A JSON-RPC 2.0 message, as an MCP transport carries it. */
+export type JSONRPCMessage = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: unknown; result?: unknown; error?: unknown }
+
+/** What {@link McpServer.connect} needs of an MCP SDK `Transport`. */
+export interface McpTransportLike {
+  start(): Promise<void>
+  send(message: JSONRPCMessage): Promise<void>
+  close(): Promise<void>
+  onmessage?: (message: JSONRPCMessage, extra?: unknown) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+}
+
+export declare function fetchHandler(core: McpServerCoreLike | undefined, onCall?: OnCall): (request: Request) => Promise<Response>
+export declare function exposedMcpTools<T extends Pick<Tool, "name">>(tools: T[], config?: MCPServeConfig): T[]
+export declare function listen(handler: (request: Request) => Promise<Response>, addr: string): Promise<ServeHandle>
+
+/**
+ * An MCP server over a set of tools (made by `buildMcpServer`).
+ *
+ * ```js
+ * const server = buildMcpServer(toolkit.tools(), { name: "gateway" })
+ * const response = await server.handle(new Request("http://x/mcp", { method: "POST", headers, body }))
+ * ```
+ */
+export declare class McpServer {
+  /** @internal Made by `buildMcpServer`. */
+  constructor(core: McpServerCoreLike, onCall?: OnCall)
+  /**
+   * Answers one HTTP request: `POST /mcp` is MCP streamable HTTP (stateless; JSON or an event
+   * stream as the request's `Accept` prefers), `GET /mcp` 405, other paths 404.
+   *
+   * ```js
+   * Deno.serve((request) => server.handle(request))
+   * ```
+   */
+  handle(request: Request): Promise<Response>
+  /**
+   * Answers one JSON-RPC message; `undefined` for a notification or a response.
+   *
+   * ```js
+   * await server.handleMessage({ jsonrpc: "2.0", id: 1, method: "tools/list" }) // { jsonrpc: "2.0", id: 1, result: { tools: [...] } }
+   * ```
+   */
+  handleMessage(message: JSONRPCMessage, extra?: { signal?: AbortSignal }): Promise<JSONRPCMessage | undefined>
+  /**
+   * Serves an MCP SDK transport (stdio, in-memory, …); `notifications/cancelled` aborts the
+   * call it names.
+   *
+   * ```js
+   * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+   * await server.connect(serverSide)
+   * ```
+   */
+  connect(transport: McpTransportLike): Promise<void>
+  /**
+   * Closes every transport `connect` serves.
+   */
+  close(): Promise<void>
+}

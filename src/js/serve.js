@@ -1,0 +1,287 @@
+// Serving a toolkit (SPEC §7C): what the platform does natively and Rust would only wrap. The
+// MCP protocol itself (JSON-RPC dispatch, the tool list, result shapes, the HTTP statuses) is
+// the module's (src/core/serve/); this file reads a WHATWG `Request` into the exchange the
+// module takes and writes its answer into a `Response` (`fetchHandler`), adapts a server to an
+// MCP SDK transport (`McpServer.connect`), and listens on a port where the runtime can
+// (`listen`: `node:http` in Node and Bun, `Deno.serve` in Deno). Plain JavaScript, bundled
+// into every entry (scripts/bundle-entry.mjs); nothing here is imported at the top level, so
+// a page bundles it without Node's modules.
+import { ToolnexusError } from "./errors.js"
+import { errorText } from "./stores.js"
+
+const NOT_FOUND = () => new Response("not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } })
+
+/** Calls the host's `onCall` with `event`; what it throws or rejects is its own (isolated). */
+async function report(onCall, event) {
+  if (typeof onCall !== "function" || event === undefined) return
+  try {
+    await onCall(event)
+  } catch {
+    // A host callback's failure never changes the answer.
+  }
+}
+
+/**
+ * A fetch handler `(request) => Promise<Response>` over an MCP server core (the module's
+ * `McpServerCore`), or one that answers 404 to everything when `core` is absent (no profile).
+ */
+export function fetchHandler(core, onCall) {
+  return async function handler(request) {
+    const url = new URL(request.url)
+    if (core === undefined) return NOT_FOUND()
+    const reads = request.method === "POST" && url.pathname === "/mcp"
+    const body = reads ? await request.text() : ""
+    const header = (name) => request.headers.get(name) ?? undefined
+    const [status, headers, text, event] = await core.exchange(
+      request.method,
+      url.pathname,
+      header("accept"),
+      header("content-type"),
+      header("mcp-protocol-version"),
+      body,
+      request.signal ?? undefined,
+    )
+    await report(onCall, event)
+    return new Response(text === "" ? null : text, { status, headers })
+  }
+}
+
+/**
+ * The tools an MCP profile exposes: all of them, or those named in `config.tools` (unknown
+ * names ignored).
+ */
+export function exposedMcpTools(tools, config) {
+  const wanted = config?.tools
+  if (!Array.isArray(wanted)) return tools
+  return tools.filter((tool) => wanted.includes(tool.name))
+}
+
+/** A request id as a map key (`1` and `"1"` are different ids). */
+const idKey = (id) => `${typeof id}:${String(id)}`
+
+/**
+ * An MCP server over a set of tools, as `buildMcpServer` makes it: `handle` is its fetch
+ * handler (streamable HTTP at `/mcp`, stateless), `handleMessage` answers one JSON-RPC message,
+ * `connect` serves an MCP SDK transport (stdio, in-memory, …), `close` ends those.
+ */
+export class McpServer {
+  #core
+  #onCall
+  #transports = new Set()
+  #handler
+
+  /** @internal Made by `buildMcpServer`. */
+  constructor(core, onCall) {
+    this.#core = core
+    this.#onCall = onCall
+    this.#handler = fetchHandler(core, onCall)
+  }
+
+  /** Answers one HTTP request (`POST /mcp`; other paths 404). */
+  handle(request) {
+    return this.#handler(request)
+  }
+
+  /** Answers one JSON-RPC message object; `undefined` for a notification or a response. */
+  async handleMessage(message, extra) {
+    const [reply, event] = await this.#core.message(JSON.stringify(message), extra?.signal)
+    await report(this.#onCall, event)
+    return reply === undefined ? undefined : JSON.parse(reply)
+  }
+
+  /**
+   * Serves `transport` (an MCP SDK `Transport`: `start`, `send`, `close`, `onmessage`): each
+   * request is answered on it; a `notifications/cancelled` aborts the call it names (its
+   * tool sees `ctx.signal` fire) and that call's answer is never sent; closing the transport
+   * aborts every call still running.
+   */
+  async connect(transport) {
+    const running = new Map()
+    const answer = async (message) => {
+      if (message?.method === "notifications/cancelled") {
+        running.get(idKey(message.params?.requestId))?.abort(message.params?.reason ?? "cancelled by the client")
+        return
+      }
+      const isRequest = typeof message?.method === "string" && message.id !== undefined
+      const controller = isRequest ? new AbortController() : undefined
+      if (controller) running.set(idKey(message.id), controller)
+      try {
+        const reply = await this.handleMessage(message, { signal: controller?.signal })
+        if (reply !== undefined && !controller?.signal.aborted) await transport.send(reply)
+      } catch (thrown) {
+        transport.onerror?.(thrown instanceof Error ? thrown : new Error(errorText(thrown)))
+      } finally {
+        if (controller) running.delete(idKey(message.id))
+      }
+    }
+    transport.onmessage = (message) => void answer(message)
+    transport.onclose = () => {
+      for (const controller of running.values()) controller.abort("the transport closed")
+      running.clear()
+      this.#transports.delete(transport)
+    }
+    this.#transports.add(transport)
+    await transport.start()
+  }
+
+  /** Closes every transport `connect` serves. */
+  async close() {
+    const transports = [...this.#transports]
+    this.#transports.clear()
+    await Promise.all(transports.map((t) => t.close()))
+  }
+}
+
+/** `host:port` split on the last colon (`[::1]:0` too); no host is 127.0.0.1. */
+function splitAddr(addr) {
+  if (typeof addr !== "string") throw new ToolnexusError("invalid_argument", `serve: addr must be a string "host:port", got ${typeof addr}`)
+  const at = addr.lastIndexOf(":")
+  const [host, port] = at === -1 ? ["", addr] : [addr.slice(0, at), addr.slice(at + 1)]
+  const number = Number(port)
+  if (port.trim() === "" || !Number.isInteger(number) || number < 0 || number > 65535) {
+    throw new ToolnexusError("invalid_argument", `serve: addr must be "host:port" with a port from 0 to 65535, got "${addr}"`)
+  }
+  return [host.replace(/^\[(.*)\]$/, "$1") || "127.0.0.1", number]
+}
+
+/** The URL callers use: a wildcard address is reached on 127.0.0.1; IPv6 in brackets. */
+function baseUrl(host, port) {
+  const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`
+}
+
+const LOOPBACK = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+/** The host name of a `Host` header or an origin, lower-cased; `undefined` when unreadable. */
+function hostName(text, scheme) {
+  try {
+    return new URL(scheme ? `http://${text}` : text).hostname.toLowerCase()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * On a loopback address, only requests addressed to a loopback name, from no page or a page of
+ * a loopback origin, reach `handler`; others are 403. A page on another site whose name the
+ * attacker made resolve to 127.0.0.1 (DNS rebinding) sends its own name as `Host` and is
+ * turned away, as MCP's transport rules ask of a local server ("validate the Origin header").
+ */
+function loopbackOnly(handler, host) {
+  if (!LOOPBACK.includes(host.toLowerCase())) return handler
+  return (request) => {
+    const origin = request.headers.get("origin")
+    const hostOk = LOOPBACK.includes(hostName(request.headers.get("host") ?? "", true))
+    const originOk = origin === null || LOOPBACK.includes(hostName(origin, false))
+    if (hostOk && originOk) return handler(request)
+    const why = hostOk ? "the request's Origin is not a local page" : "the request's Host is not a loopback name"
+    return Promise.resolve(new Response(`forbidden: ${why}`, { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } }))
+  }
+}
+
+const BROWSER_REFUSAL =
+  "serve: this runtime cannot listen on a port (no node:http, no Deno.serve). Mount the same handler where requests arrive: " +
+  "in a Service Worker, `self.addEventListener(\"fetch\", (e) => { if (new URL(e.request.url).pathname === \"/mcp\") e.respondWith(handler(e.request)) })` " +
+  "with `const handler = toolkit.handler({ mcp: {} })`; in a Worker, " +
+  "`export default { fetch: toolkit.handler({ mcp: {} }) }`"
+
+/** Node's `node:http`, where there is one (Node, Bun); `undefined` elsewhere. */
+async function nodeHttp() {
+  const process = globalThis.process
+  if (typeof process?.versions?.node !== "string") return undefined
+  const builtin = process.getBuiltinModule?.("node:http")
+  if (builtin) return builtin
+  const name = "node:http" // a name bundlers leave alone: pages never reach this line
+  return import(/* @vite-ignore */ name)
+}
+
+/**
+ * Listens on `addr` (`host:port`; port 0 picks a free one) and answers every request with
+ * `handler`. Resolves to `{url, stop(), close()}` once listening.
+ */
+export async function listen(handler, addr) {
+  const [host, port] = splitAddr(addr)
+  handler = loopbackOnly(handler, host)
+  if (typeof globalThis.Deno?.serve === "function") return listenDeno(handler, host, port)
+  const http = await nodeHttp()
+  if (!http) throw new ToolnexusError("unsupported", BROWSER_REFUSAL)
+  return listenNode(http, handler, host, port)
+}
+
+function listenDeno(handler, host, port) {
+  let server
+  try {
+    server = globalThis.Deno.serve({ hostname: host, port, onListen() {} }, (request) => answerDeno(handler, request))
+  } catch (thrown) {
+    throw new ToolnexusError("network", `serve: cannot listen on ${host}:${port}: ${errorText(thrown)}`, { cause: thrown })
+  }
+  const stop = () => server.shutdown()
+  return { url: baseUrl(host, server.addr.port), stop, close: stop }
+}
+
+/**
+ * One Deno exchange: the call's signal is the request's only until the answer is made (Deno
+ * also fires a request's signal after a successful response, which a tool must not read as a
+ * cancellation).
+ */
+function answerDeno(handler, request) {
+  const controller = new AbortController()
+  let answered = false
+  request.signal.addEventListener("abort", () => answered || controller.abort(request.signal.reason), { once: true })
+  return handler(new Request(request, { signal: controller.signal })).finally(() => {
+    answered = true
+  })
+}
+
+async function listenNode(http, handler, host, port) {
+  const server = http.createServer((req, res) => void answerNode(handler, req, res, host, server))
+  await new Promise((resolve, reject) => {
+    const failed = (thrown) => reject(new ToolnexusError("network", `serve: cannot listen on ${host}:${port}: ${errorText(thrown)}`, { cause: thrown }))
+    server.once("error", failed)
+    server.listen(port, host, () => {
+      server.off("error", failed)
+      resolve()
+    })
+  })
+  const stop = () =>
+    new Promise((resolve) => {
+      // Requests in flight finish; idle keep-alive connections (a client's pool) end now.
+      server.close(() => resolve())
+      server.closeIdleConnections?.()
+    })
+  return { url: baseUrl(host, server.address().port), stop, close: stop }
+}
+
+/** One Node exchange through `handler`: the request as a WHATWG `Request`, its `Response` written back. */
+async function answerNode(handler, req, res, host, server) {
+  // (A handler failure is a bare 500: what it threw may hold what a client must not read.)
+  const controller = new AbortController()
+  // The client went away before the answer was written: the call's signal fires.
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort("the client closed the connection")
+  })
+  try {
+    const chunks = []
+    for await (const chunk of req) chunks.push(chunk)
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers)) {
+      for (const one of Array.isArray(value) ? value : [value]) if (typeof one === "string") headers.append(name, one)
+    }
+    const origin = baseUrl(host, server.address().port)
+    const hasBody = req.method !== "GET" && req.method !== "HEAD"
+    const request = new Request(origin + (req.url?.startsWith("/") ? req.url : "/"), {
+      method: req.method,
+      headers,
+      body: hasBody ? Buffer.concat(chunks) : undefined,
+      signal: controller.signal,
+    })
+    const response = await handler(request)
+    const body = Buffer.from(await response.arrayBuffer())
+    res.writeHead(response.status, Object.fromEntries(response.headers))
+    res.end(body)
+  } catch (thrown) {
+    if (res.headersSent) return void res.destroy()
+    res.writeHead(500, { "content-type": "text/plain; charset=utf-8" })
+    res.end("internal error")
+  }
+}
