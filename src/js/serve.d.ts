@@ -21,11 +21,17 @@ export type JSONRPCMessage = { jsonrpc: "2.0"; id?: string | number; method?: st
 
 /** What {@link McpServer.connect} needs of an MCP SDK `Transport`. */
 export interface McpTransportLike {
+  /** Starts delivering messages to `onmessage`. */
   start(): Promise<void>
+  /** Sends one message to the peer. */
   send(message: JSONRPCMessage): Promise<void>
+  /** Closes the transport. */
   close(): Promise<void>
+  /** Set by the server: receives each message from the peer. */
   onmessage?: (message: JSONRPCMessage, extra?: unknown) => void
+  /** Set by the server: called once the transport closed. */
   onclose?: () => void
+  /** Set by the server: called on a transport failure. */
   onerror?: (error: Error) => void
 }
 
