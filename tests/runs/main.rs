@@ -10,6 +10,8 @@ mod mcp_common;
 #[path = "../resume_support/mod.rs"]
 mod resume_support;
 
+#[path = "../a2a_outbound.rs"]
+mod a2a_outbound;
 #[path = "../client_abort.rs"]
 mod client_abort;
 #[path = "../client_errors.rs"]

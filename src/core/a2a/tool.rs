@@ -52,9 +52,27 @@ impl AgentLink {
             .iter()
             .map(|(name, value)| (name.clone(), expand_env(value, &env)))
             .collect();
-        let secrets = headers.iter().map(|(_, v)| v.clone()).collect();
+        // The whole values, their last word (a token after `Bearer`), and every variable
+        // they expanded: a server may echo any of them.
+        let mut secrets: Vec<String> = Vec::new();
+        for ((_, template), (_, value)) in self.headers.iter().zip(&headers) {
+            secrets.push(value.clone());
+            if let Some((_, token)) = value.rsplit_once(' ') {
+                secrets.push(token.to_owned());
+            }
+            secrets.extend(env_names(template).filter_map(|name| (self.env)(name)));
+        }
         (headers, Redactor::new(secrets))
     }
+}
+
+/// The names of the `${NAME}` variables in a header template.
+fn env_names(template: &str) -> impl Iterator<Item = &str> {
+    template.split("${").skip(1).filter_map(|rest| {
+        let (name, _) = rest.split_once('}')?;
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        plain.then_some(name)
+    })
 }
 
 /// The `task` input every A2A tool takes.
