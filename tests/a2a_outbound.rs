@@ -12,7 +12,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use toolnexus::core::a2a::config::AgentSpec;
 use toolnexus::core::a2a::{agent_tools, load_agents, A2aHost, CardError};
-use toolnexus::core::host::{Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal};
+use toolnexus::core::host::{
+    Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal,
+};
 use toolnexus::core::mcp::Status;
 use toolnexus::core::tool::{Context, SharedTool};
 use toolnexus::core::types::ToolResult;
@@ -193,7 +195,13 @@ fn reviewer_script() -> Script {
         let text = params["message"]["parts"][0]["text"].as_str().unwrap_or("");
         match method {
             "SendMessage" => {
-                let id = if text.contains("fail") { "t-fail" } else if text.contains("slow") { "t-slow" } else { "t1" };
+                let id = if text.contains("fail") {
+                    "t-fail"
+                } else if text.contains("slow") {
+                    "t-slow"
+                } else {
+                    "t1"
+                };
                 Answer::Result(task(id, "submitted"))
             }
             "GetTask" => {
@@ -208,7 +216,11 @@ fn reviewer_script() -> Script {
                         "artifacts": [{"parts": [{"kind": "text", "text": "REVIEWED"}]}]}))
                 }
             }
-            _ => Answer::Raw(200, r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"unknown method"}}"#.into()),
+            _ => Answer::Raw(
+                200,
+                r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"unknown method"}}"#
+                    .into(),
+            ),
         }
     })
 }
@@ -229,8 +241,16 @@ fn skills_become_a2a_tools_named_after_the_card() {
     );
     let card = &agent.calls("GET")[0];
     assert_eq!(card.url, CARD);
-    let auth = card.headers.iter().find(|(n, _)| n == "Authorization").unwrap();
-    assert_eq!(auth.1, format!("Bearer {SECRET}"), "the card request carries the expanded header");
+    let auth = card
+        .headers
+        .iter()
+        .find(|(n, _)| n == "Authorization")
+        .unwrap();
+    assert_eq!(
+        auth.1,
+        format!("Bearer {SECRET}"),
+        "the card request carries the expanded header"
+    );
 }
 
 #[test]
@@ -255,10 +275,26 @@ fn a_call_sends_once_then_polls_every_poll_every_until_completed() {
     let polls = agent.calls("GetTask");
     assert_eq!(polls.iter().map(|p| p.at).collect::<Vec<_>>(), [5.0, 10.0]);
     assert_eq!(polls[0].body["params"].to_string(), r#"{"id":"t1"}"#);
-    let header = |s: &Seen, name: &str| s.headers.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
-    assert_eq!(header(&sends[0], "authorization").unwrap(), format!("Bearer {SECRET}"));
-    assert_eq!(header(&sends[0], "content-type").unwrap(), "application/json");
-    assert_eq!(header(&sends[0], "a2a-version"), None, "the reference dialect sends no A2A-Version");
+    let header = |s: &Seen, name: &str| {
+        s.headers
+            .iter()
+            .rev()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(
+        header(&sends[0], "authorization").unwrap(),
+        format!("Bearer {SECRET}")
+    );
+    assert_eq!(
+        header(&sends[0], "content-type").unwrap(),
+        "application/json"
+    );
+    assert_eq!(
+        header(&sends[0], "a2a-version"),
+        None,
+        "the reference dialect sends no A2A-Version"
+    );
 }
 
 #[test]
@@ -279,7 +315,10 @@ fn a_task_that_never_ends_times_out_after_the_budget_in_spec_order() {
     let tools = tools_of(&agent, &clock, spec(30.0, 100.0));
     let result = call(&clock, &tools[0], "slow one", Context::default());
     assert!(result.is_error);
-    assert_eq!(result.output, "A2A task t-slow timed out after 100ms (state=working)");
+    assert_eq!(
+        result.output,
+        "A2A task t-slow timed out after 100ms (state=working)"
+    );
     // Checked before each sleep: polls at 30, 60, 90; at 90 the budget is not yet spent, so one
     // more sleep and GetTask (at 120), then the check at 120 stops.
     let polls: Vec<f64> = agent.calls("GetTask").iter().map(|p| p.at).collect();
@@ -300,7 +339,10 @@ fn a_call_timeout_in_the_context_wins_over_the_agents() {
         ..Context::default()
     };
     let result = call(&clock, &tools[0], "slow one", ctx);
-    assert_eq!(result.output, "A2A task t-slow timed out after 50ms (state=working)");
+    assert_eq!(
+        result.output,
+        "A2A task t-slow timed out after 50ms (state=working)"
+    );
 }
 
 #[test]
@@ -313,7 +355,10 @@ fn a_get_task_that_hangs_is_cut_at_the_budget() {
     let agent = FakeAgent::new(&clock, reviewer_card(json!({})), script);
     let tools = tools_of(&agent, &clock, spec(10.0, 200.0));
     let result = call(&clock, &tools[0], "x", Context::default());
-    assert_eq!(result.output, "A2A task t9 timed out after 200ms (state=working)");
+    assert_eq!(
+        result.output,
+        "A2A task t9 timed out after 200ms (state=working)"
+    );
     assert_eq!(clock.now(), 200.0, "ended exactly at the budget");
 }
 
@@ -335,7 +380,8 @@ fn an_abort_while_sleeping_stops_before_the_next_get_task() {
             Clock::sleep(&*timer, 25.0).await;
             fired.fire();
         };
-        let (result, ()) = futures_util::future::join(tool.execute(json!({"task": "slow one"}), ctx), abort).await;
+        let (result, ()) =
+            futures_util::future::join(tool.execute(json!({"task": "slow one"}), ctx), abort).await;
         result
     });
     assert!(result.is_error);
@@ -344,7 +390,11 @@ fn an_abort_while_sleeping_stops_before_the_next_get_task() {
         meta(&result).to_string(),
         r#"{"agent":"reviewer","taskId":"t-slow","state":"canceled","polls":2,"ms":25}"#
     );
-    assert_eq!(agent.calls("GetTask").len(), 2, "no GetTask after the abort");
+    assert_eq!(
+        agent.calls("GetTask").len(),
+        2,
+        "no GetTask after the abort"
+    );
 }
 
 #[test]
@@ -369,7 +419,9 @@ fn an_abort_during_a_request_in_flight_is_canceled_too() {
             Clock::sleep(&*timer, 15.0).await;
             fired.fire();
         };
-        futures_util::future::join(tool.execute(json!({"task": "x"}), ctx), abort).await.0
+        futures_util::future::join(tool.execute(json!({"task": "x"}), ctx), abort)
+            .await
+            .0
     });
     assert_eq!(result.output, "A2A task t2 canceled");
     assert_eq!(clock.now(), 15.0);
@@ -394,19 +446,31 @@ fn an_already_aborted_signal_sends_nothing() {
 #[test]
 fn json_rpc_and_http_errors_are_error_results_the_model_can_read() {
     let clock = VirtualClock::new();
-    let script: Script = Box::new(|method, params, _| match (method, params["message"]["parts"][0]["text"].as_str()) {
-        ("SendMessage", Some("http")) => Answer::Raw(500, "agent exploded".into()),
-        ("SendMessage", Some("garbage")) => Answer::Raw(200, "<html>hello</html>".into()),
-        ("SendMessage", Some("not a task")) => Answer::Result(json!(42)),
-        ("SendMessage", _) => Answer::Result(task("t3", "working")),
-        _ => Answer::Raw(200, r#"{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"Task not found"}}"#.into()),
+    let script: Script = Box::new(|method, params, _| {
+        match (method, params["message"]["parts"][0]["text"].as_str()) {
+            ("SendMessage", Some("http")) => Answer::Raw(500, "agent exploded".into()),
+            ("SendMessage", Some("garbage")) => Answer::Raw(200, "<html>hello</html>".into()),
+            ("SendMessage", Some("not a task")) => Answer::Result(json!(42)),
+            ("SendMessage", _) => Answer::Result(task("t3", "working")),
+            _ => Answer::Raw(
+                200,
+                r#"{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"Task not found"}}"#
+                    .into(),
+            ),
+        }
     });
     let agent = FakeAgent::new(&clock, reviewer_card(json!({})), script);
     let tools = tools_of(&agent, &clock, spec(10.0, 10_000.0));
     let r = call(&clock, &tools[0], "http", Context::default());
-    assert_eq!((r.is_error, r.output.as_str()), (true, "HTTP 500: agent exploded"));
+    assert_eq!(
+        (r.is_error, r.output.as_str()),
+        (true, "HTTP 500: agent exploded")
+    );
     let r = call(&clock, &tools[0], "garbage", Context::default());
-    assert_eq!(r.output, "A2A SendMessage: the response is not JSON-RPC: <html>hello</html>");
+    assert_eq!(
+        r.output,
+        "A2A SendMessage: the response is not JSON-RPC: <html>hello</html>"
+    );
     let r = call(&clock, &tools[0], "not a task", Context::default());
     assert_eq!(r.output, "A2A SendMessage: the result is not a Task: 42");
     let r = call(&clock, &tools[0], "poll", Context::default());
@@ -427,9 +491,15 @@ fn header_values_never_appear_in_results_or_load_errors() {
     let r = call(&clock, &tools[0], "x", Context::default());
     assert_eq!(r.output, "HTTP 401: bad token [redacted]");
 
-    let refusing = FakeAgent::with_card(&clock, Answer::Raw(403, format!("no: {SECRET}")), reviewer_script());
+    let refusing = FakeAgent::with_card(
+        &clock,
+        Answer::Raw(403, format!("no: {SECRET}")),
+        reviewer_script(),
+    );
     let host = host(refusing, &clock);
-    let source = run(&clock, async move { load_agents(&[spec(10.0, 100.0)], &host).await });
+    let source = run(&clock, async move {
+        load_agents(&[spec(10.0, 100.0)], &host).await
+    });
     let error = source.agents[0].error.clone().unwrap();
     assert_eq!(error, "HTTP 403: no: [redacted]");
     assert!(!source.warnings[0].contains(SECRET));
@@ -441,10 +511,17 @@ fn a_failing_agent_is_isolated_and_reported() {
     let good = FakeAgent::new(&clock, reviewer_card(json!({})), reviewer_script());
     let missing = FakeAgent::with_card(&clock, Answer::Raw(404, "nope".into()), reviewer_script());
     let hanging = FakeAgent::with_card(&clock, Answer::Hang, reviewer_script());
-    let garbage = FakeAgent::with_card(&clock, Answer::Raw(200, "not json".into()), reviewer_script());
+    let garbage = FakeAgent::with_card(
+        &clock,
+        Answer::Raw(200, "not json".into()),
+        reviewer_script(),
+    );
     struct Router(Vec<(&'static str, Rc<FakeAgent>)>);
     impl Http for Router {
-        fn send(&self, r: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+        fn send(
+            &self,
+            r: &HttpRequest,
+        ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
             let (_, agent) = self.0.iter().find(|(p, _)| r.url.starts_with(p)).unwrap();
             agent.send(r)
         }
@@ -457,20 +534,46 @@ fn a_failing_agent_is_isolated_and_reported() {
     ]));
     let specs: Vec<AgentSpec> = ["missing", "good", "hanging", "garbage"]
         .iter()
-        .map(|h| AgentSpec { timeout_ms: 300.0, ..AgentSpec::new(format!("http://{h}/.well-known/agent-card.json")) })
+        .map(|h| AgentSpec {
+            timeout_ms: 300.0,
+            ..AgentSpec::new(format!("http://{h}/.well-known/agent-card.json"))
+        })
         .collect();
     let host = host(router, &clock);
     let source = run(&clock, async move { load_agents(&specs, &host).await });
-    let names: Vec<&str> = source.tools.iter().map(|t| t.spec().name.as_str()).collect();
+    let names: Vec<&str> = source
+        .tools
+        .iter()
+        .map(|t| t.spec().name.as_str())
+        .collect();
     assert_eq!(names, ["reviewer_review", "reviewer_plan"]);
-    let states: Vec<(Status, Option<String>)> = source.agents.iter().map(|a| (a.status, a.error.clone())).collect();
+    let states: Vec<(Status, Option<String>)> = source
+        .agents
+        .iter()
+        .map(|a| (a.status, a.error.clone()))
+        .collect();
     assert_eq!(states[0], (Status::Failed, Some("HTTP 404: nope".into())));
     assert_eq!(states[1], (Status::Connected, None));
     assert_eq!(states[2], (Status::Failed, Some("the Agent Card http://hanging/.well-known/agent-card.json did not arrive within 300ms".into())));
-    assert!(states[3].1.clone().unwrap().starts_with("the Agent Card is not JSON"), "{:?}", states[3]);
-    assert_eq!(clock.now(), 300.0, "a hanging card costs its own timeout, no more");
+    assert!(
+        states[3]
+            .1
+            .clone()
+            .unwrap()
+            .starts_with("the Agent Card is not JSON"),
+        "{:?}",
+        states[3]
+    );
+    assert_eq!(
+        clock.now(),
+        300.0,
+        "a hanging card costs its own timeout, no more"
+    );
     assert_eq!(source.warnings.len(), 3);
-    assert_eq!(source.warnings[0], "A2A agent \"http://missing/.well-known/agent-card.json\" failed: HTTP 404: nope");
+    assert_eq!(
+        source.warnings[0],
+        "A2A agent \"http://missing/.well-known/agent-card.json\" failed: HTTP 404: nope"
+    );
 }
 
 #[test]
@@ -478,7 +581,10 @@ fn an_unreachable_agent_names_the_headers_a_browser_must_allow() {
     let clock = VirtualClock::new();
     struct Down;
     impl Http for Down {
-        fn send(&self, _: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+        fn send(
+            &self,
+            _: &HttpRequest,
+        ) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
             Box::pin(async { Err(HttpError::Network("Failed to fetch".into())) })
         }
     }
@@ -486,7 +592,9 @@ fn an_unreachable_agent_names_the_headers_a_browser_must_allow() {
         let host = host(Rc::new(Down), &clock);
         async move { agent_tools(&spec(10.0, 100.0), &host).await.err().unwrap() }
     });
-    let CardError::Network(text) = error else { panic!("{error:?}") };
+    let CardError::Network(text) = error else {
+        panic!("{error:?}")
+    };
     assert_eq!(
         text,
         format!("A2A Agent Card: could not reach {CARD}: Failed to fetch. From a browser page a refused CORS preflight fails the same way: the agent must allow this origin, GET and the request headers accept, authorization")
@@ -502,16 +610,25 @@ fn an_a2a_1_0_card_is_spoken_to_in_a2a_1_0() {
         "skills": [{"id": "summarize", "name": "Summarize", "description": "Summarize text", "tags": []}]
     });
     let script: Script = Box::new(|method, params, n| match method {
-        "SendMessage" => Answer::Result(json!({"task": {"id": "v1", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}})),
-        _ if n < 3 => Answer::Result(json!({"id": params["id"].clone(), "status": {"state": "TASK_STATE_WORKING"}})),
-        _ => Answer::Result(json!({"id": "v1", "status": {"state": "TASK_STATE_COMPLETED"},
-            "artifacts": [{"artifactId": "a", "parts": [{"text": "short"}, {"data": {"x": 1}}, {"text": "summary"}]}]})),
+        "SendMessage" => Answer::Result(
+            json!({"task": {"id": "v1", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}),
+        ),
+        _ if n < 3 => Answer::Result(
+            json!({"id": params["id"].clone(), "status": {"state": "TASK_STATE_WORKING"}}),
+        ),
+        _ => Answer::Result(
+            json!({"id": "v1", "status": {"state": "TASK_STATE_COMPLETED"},
+            "artifacts": [{"artifactId": "a", "parts": [{"text": "short"}, {"data": {"x": 1}}, {"text": "summary"}]}]}),
+        ),
     });
     let agent = FakeAgent::new(&clock, card, script);
     let tools = tools_of(&agent, &clock, spec(100.0, 10_000.0));
     assert_eq!(tools[0].spec().name, "Desk_Agent_summarize");
     let result = call(&clock, &tools[0], "some text", Context::default());
-    assert_eq!((result.is_error, result.output.as_str()), (false, "short\nsummary"));
+    assert_eq!(
+        (result.is_error, result.output.as_str()),
+        (false, "short\nsummary")
+    );
     assert_eq!(meta(&result)["state"], json!("completed"));
     assert_eq!(meta(&result)["polls"], json!(3));
     let send = &agent.calls("SendMessage")[0];
@@ -520,43 +637,65 @@ fn an_a2a_1_0_card_is_spoken_to_in_a2a_1_0() {
         send.body["params"].to_string(),
         r#"{"message":{"role":"ROLE_USER","messageId":"id-1","parts":[{"text":"some text"}]},"configuration":{"returnImmediately":true}}"#
     );
-    assert!(send.headers.iter().any(|(n, v)| n == "a2a-version" && v == "1.0"));
+    assert!(send
+        .headers
+        .iter()
+        .any(|(n, v)| n == "a2a-version" && v == "1.0"));
 }
 
 #[test]
 fn input_required_stops_polling_and_says_what_the_agent_asks() {
     let clock = VirtualClock::new();
     let script: Script = Box::new(|method, _, _| match method {
-        "SendMessage" => Answer::Result(json!({"task": {"id": "q1", "status": {"state": "TASK_STATE_WORKING"}}})),
-        _ => Answer::Result(json!({"id": "q1", "status": {"state": "TASK_STATE_INPUT_REQUIRED",
-            "message": {"role": "ROLE_AGENT", "messageId": "m", "parts": [{"text": "Which file?"}]}}})),
+        "SendMessage" => {
+            Answer::Result(json!({"task": {"id": "q1", "status": {"state": "TASK_STATE_WORKING"}}}))
+        }
+        _ => Answer::Result(
+            json!({"id": "q1", "status": {"state": "TASK_STATE_INPUT_REQUIRED",
+            "message": {"role": "ROLE_AGENT", "messageId": "m", "parts": [{"text": "Which file?"}]}}}),
+        ),
     });
     let agent = FakeAgent::new(&clock, reviewer_card(json!({})), script);
     let tools = tools_of(&agent, &clock, spec(10.0, 10_000.0));
     let result = call(&clock, &tools[0], "x", Context::default());
-    assert_eq!((result.is_error, result.output.as_str()), (true, "A2A task q1 input-required: Which file?"));
+    assert_eq!(
+        (result.is_error, result.output.as_str()),
+        (true, "A2A task q1 input-required: Which file?")
+    );
     assert_eq!(agent.calls("GetTask").len(), 1);
 }
 
 #[test]
 fn a_direct_message_reply_and_the_history_fallback_are_outputs() {
     let clock = VirtualClock::new();
-    let script: Script = Box::new(|method, params, _| match (method, params["message"]["parts"][0]["text"].as_str()) {
-        ("SendMessage", Some("direct")) => Answer::Result(json!({"message": {"role": "ROLE_AGENT", "messageId": "m", "parts": [{"text": "hi there"}]}})),
-        ("SendMessage", _) => Answer::Result(json!({"id": "h1", "status": {"state": "completed"},
+    let script: Script = Box::new(|method, params, _| {
+        match (method, params["message"]["parts"][0]["text"].as_str()) {
+            ("SendMessage", Some("direct")) => Answer::Result(
+                json!({"message": {"role": "ROLE_AGENT", "messageId": "m", "parts": [{"text": "hi there"}]}}),
+            ),
+            ("SendMessage", _) => {
+                Answer::Result(json!({"id": "h1", "status": {"state": "completed"},
             "history": [{"role": "agent", "parts": [{"kind": "text", "text": "first"}]},
                         {"role": "agent", "parts": [{"kind": "text", "text": "last"}]},
-                        {"role": "user", "parts": [{"kind": "text", "text": "q"}]}]})),
-        _ => Answer::Hang,
+                        {"role": "user", "parts": [{"kind": "text", "text": "q"}]}]}))
+            }
+            _ => Answer::Hang,
+        }
     });
     let agent = FakeAgent::new(&clock, reviewer_card(json!({})), script);
     let tools = tools_of(&agent, &clock, spec(10.0, 10_000.0));
     let direct = call(&clock, &tools[0], "direct", Context::default());
-    assert_eq!((direct.is_error, direct.output.as_str()), (false, "hi there"));
+    assert_eq!(
+        (direct.is_error, direct.output.as_str()),
+        (false, "hi there")
+    );
     assert_eq!(meta(&direct)["polls"], json!(0));
     let history = call(&clock, &tools[0], "history", Context::default());
     assert_eq!(history.output, "last");
-    assert!(agent.calls("GetTask").is_empty(), "a task completed at once is not polled");
+    assert!(
+        agent.calls("GetTask").is_empty(),
+        "a task completed at once is not polled"
+    );
 }
 
 #[test]

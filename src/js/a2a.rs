@@ -97,7 +97,9 @@ pub fn plan(options: &JsValue) -> Result<Option<A2aPlan>, JsValue> {
     if !(given.is_undefined() || given.is_null()) {
         if !Array::is_array(&given) {
             let got = type_name(&given);
-            let message = format!("createToolkit: agents must be an array of agent({{card}}) descriptors, got {got}");
+            let message = format!(
+                "createToolkit: agents must be an array of agent({{card}}) descriptors, got {got}"
+            );
             return Err(js_error("invalid_options", &message));
         }
         for (at, item) in Array::from(&given).iter().enumerate() {
@@ -219,8 +221,8 @@ pub fn agent_tools_js(
     #[wasm_bindgen(unchecked_optional_param_type = "AgentOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
-    let planned = spec_from_js(&agent, &options, "agentTools")
-        .and_then(|spec| Ok((spec, host(&options)?)));
+    let planned =
+        spec_from_js(&agent, &options, "agentTools").and_then(|spec| Ok((spec, host(&options)?)));
     crate::js::promise::promise(async move {
         let (spec, host) = planned?;
         let tools = resolve(spec, host).await.map_err(|e| card_error(&e))?;

@@ -363,7 +363,11 @@ async fn add_agent(state: Rc<State>, agent: JsValue, options: JsValue) -> Result
 }
 
 #[cfg(not(feature = "full"))]
-async fn add_agent(_state: Rc<State>, _agent: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+async fn add_agent(
+    _state: Rc<State>,
+    _agent: JsValue,
+    _options: JsValue,
+) -> Result<JsValue, JsValue> {
     Err(js_error(
         "unsupported",
         "addAgent: A2A agents need the full build: import from \"toolnexus-wasm\", not \"toolnexus-wasm/core\"",

@@ -51,8 +51,12 @@ pub struct Card {
 /// assert_eq!(card.skills[0].id, "review");
 /// ```
 pub fn read_card(text: &str, card_url: &str) -> Result<Card, String> {
-    let value: Value = crate::core::json::parse::from_str(text)
-        .map_err(|e| format!("the Agent Card is not JSON ({e}): {}", super::wire::clip(text)))?;
+    let value: Value = crate::core::json::parse::from_str(text).map_err(|e| {
+        format!(
+            "the Agent Card is not JSON ({e}): {}",
+            super::wire::clip(text)
+        )
+    })?;
     let Value::Object(card) = &value else {
         return Err(format!(
             "the Agent Card must be a JSON object, got {}",
@@ -136,5 +140,8 @@ pub fn origin(url: &str) -> Result<String, String> {
     };
     let rest = url.get(scheme_end + 3..).unwrap_or("");
     let host_len = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    Ok(url.get(..scheme_end + 3 + host_len).unwrap_or(url).to_owned())
+    Ok(url
+        .get(..scheme_end + 3 + host_len)
+        .unwrap_or(url)
+        .to_owned())
 }

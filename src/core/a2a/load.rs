@@ -49,7 +49,9 @@ pub enum CardError {
 impl std::fmt::Display for CardError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CardError::Network(m) | CardError::TimedOut(m) | CardError::Invalid(m) => f.write_str(m),
+            CardError::Network(m) | CardError::TimedOut(m) | CardError::Invalid(m) => {
+                f.write_str(m)
+            }
             CardError::Status { message, .. } => f.write_str(message),
         }
     }
@@ -128,7 +130,10 @@ async fn fetch_card(
     };
     let response = match select(http.send(&request), clock.sleep(spec.timeout_ms)).await {
         Either::Left((Ok(response), _)) => response,
-        Either::Left((Err(HttpError::Network(why) | HttpError::Refused(why) | HttpError::Aborted(why)), _)) => {
+        Either::Left((
+            Err(HttpError::Network(why) | HttpError::Refused(why) | HttpError::Aborted(why)),
+            _,
+        )) => {
             let text = unreachable("Agent Card", &spec.card, &why, &names);
             return Err(CardError::Network(text.replacen(" POST ", " GET ", 1)));
         }

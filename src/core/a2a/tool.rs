@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use super::card::Skill;
 use super::wire::{
-    call, reply_of, send_params, state_of, status_text, stops_at, task_output, CallError,
-    Endpoint, Reply,
+    call, reply_of, send_params, state_of, status_text, stops_at, task_output, CallError, Endpoint,
+    Reply,
 };
 use crate::core::host::{Clock, LocalBoxFuture, Signal};
 use crate::core::mcp::config::expand_env;

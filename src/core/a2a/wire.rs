@@ -299,7 +299,12 @@ pub fn task_output(task: &Value) -> String {
     history
         .iter()
         .rev()
-        .filter(|m| matches!(m.get("role").and_then(Value::as_str), Some("agent" | "ROLE_AGENT")))
+        .filter(|m| {
+            matches!(
+                m.get("role").and_then(Value::as_str),
+                Some("agent" | "ROLE_AGENT")
+            )
+        })
         .map(message_text)
         .find(|text| !text.is_empty())
         .unwrap_or_default()
