@@ -185,6 +185,24 @@ fn call(clock: &Rc<VirtualClock>, tool: &SharedTool, task: &str, ctx: Context) -
     run(clock, future)
 }
 
+/// Calls `tool` with a signal that fires at virtual time `at`.
+fn call_aborted_at(clock: &Rc<VirtualClock>, tool: &SharedTool, task: &str, at: f64) -> ToolResult {
+    let fired = Rc::new(ManualSignal::default());
+    let ctx = Context {
+        signal: Some(Rc::new(SignalHandle(fired.clone())) as Signal),
+        ..Context::default()
+    };
+    let call = tool.execute(json!({ "task": task }), ctx);
+    let timer = clock.clone();
+    run(clock, async move {
+        let abort = async move {
+            Clock::sleep(&*timer, at).await;
+            fired.fire();
+        };
+        futures_util::future::join(call, abort).await.0
+    })
+}
+
 fn meta(result: &ToolResult) -> Value {
     Value::Object(result.metadata.clone().unwrap())
 }
@@ -367,23 +385,7 @@ fn an_abort_while_sleeping_stops_before_the_next_get_task() {
     let clock = VirtualClock::new();
     let agent = FakeAgent::new(&clock, reviewer_card(json!({})), reviewer_script());
     let tools = tools_of(&agent, &clock, spec(10.0, 10_000.0));
-    let fired = Rc::new(ManualSignal::default());
-    let signal: Signal = Rc::new(SignalHandle(fired.clone()));
-    let ctx = Context {
-        signal: Some(signal),
-        ..Context::default()
-    };
-    let tool = tools[0].clone();
-    let timer = clock.clone();
-    let result = run(&clock, async move {
-        let abort = async move {
-            Clock::sleep(&*timer, 25.0).await;
-            fired.fire();
-        };
-        let (result, ()) =
-            futures_util::future::join(tool.execute(json!({"task": "slow one"}), ctx), abort).await;
-        result
-    });
+    let result = call_aborted_at(&clock, &tools[0], "slow one", 25.0);
     assert!(result.is_error);
     assert_eq!(result.output, "A2A task t-slow canceled");
     assert_eq!(
@@ -406,23 +408,7 @@ fn an_abort_during_a_request_in_flight_is_canceled_too() {
     });
     let agent = FakeAgent::new(&clock, reviewer_card(json!({})), script);
     let tools = tools_of(&agent, &clock, spec(10.0, 10_000.0));
-    let fired = Rc::new(ManualSignal::default());
-    let signal: Signal = Rc::new(SignalHandle(fired.clone()));
-    let ctx = Context {
-        signal: Some(signal),
-        ..Context::default()
-    };
-    let tool = tools[0].clone();
-    let timer = clock.clone();
-    let result = run(&clock, async move {
-        let abort = async move {
-            Clock::sleep(&*timer, 15.0).await;
-            fired.fire();
-        };
-        futures_util::future::join(tool.execute(json!({"task": "x"}), ctx), abort)
-            .await
-            .0
-    });
+    let result = call_aborted_at(&clock, &tools[0], "x", 15.0);
     assert_eq!(result.output, "A2A task t2 canceled");
     assert_eq!(clock.now(), 15.0);
 }
