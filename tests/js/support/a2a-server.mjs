@@ -71,8 +71,11 @@ class ReviewExecutor {
   }
 }
 
-/** Starts the agent; `name` is the card's name. Resolves to {cardUrl, url, requests, getTasks(id), close}. */
-export async function startA2AServer({ name = "Review Desk" } = {}) {
+/**
+ * Starts the agent; `name` is the card's name; `cors: false` sends no CORS headers (a page's
+ * requests are then refused). Resolves to {cardUrl, url, requests, rpc(method), close}.
+ */
+export async function startA2AServer({ name = "Review Desk", cors = true } = {}) {
   const requests = []
   const polls = new Map()
   const waiters = []
@@ -92,10 +95,14 @@ export async function startA2AServer({ name = "Review Desk" } = {}) {
 
   const app = express()
   app.use((req, res, next) => {
+    if (!cors) return next()
     res.setHeader("Access-Control-Allow-Origin", "*")
     res.setHeader("Access-Control-Allow-Headers", "content-type, accept, a2a-version, authorization")
     res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-    if (req.method === "OPTIONS") return res.status(204).end()
+    if (req.method === "OPTIONS") {
+      requests.push({ method: "OPTIONS", path: req.path, rpc: undefined, headers: { ...req.headers } })
+      return res.status(204).end()
+    }
     next()
   })
   app.use(express.json())
