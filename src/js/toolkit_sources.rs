@@ -47,27 +47,21 @@ pub fn plan(options: &JsValue) -> Result<Planned, JsValue> {
 }
 
 impl Planned {
-    /// Loads the skills, connects to the servers and fetches the agents' cards (the agents
-    /// while the rest loads); never fails as a whole.
+    /// Loads the skills, connects to the servers, then fetches the agents' cards (as the
+    /// reference does); never fails as a whole.
     pub async fn load(self) -> Loaded {
-        let agents = async move {
-            match self.agents {
-                Some(plan) => plan.load().await,
-                None => crate::core::a2a::AgentsSource::default(),
-            }
+        let skill = match self.skills {
+            Some(config) => Some(super::skills::load(config).await),
+            None => None,
         };
-        let rest = async move {
-            let skill = match self.skills {
-                Some(config) => Some(super::skills::load(config).await),
-                None => None,
-            };
-            let mcp = match self.mcp {
-                Some(plan) => Some(Rc::new(plan.load().await)),
-                None => None,
-            };
-            (skill, mcp)
+        let mcp = match self.mcp {
+            Some(plan) => Some(Rc::new(plan.load().await)),
+            None => None,
         };
-        let (agents, (skill, mcp)) = futures_util::future::join(agents, rest).await;
+        let agents = match self.agents {
+            Some(plan) => plan.load().await,
+            None => crate::core::a2a::AgentsSource::default(),
+        };
         Loaded {
             skill,
             mcp,

@@ -3,8 +3,10 @@
 //! past its timeout or serves something that is not a card is `failed` with its reason
 //! (secrets redacted), and the others still load.
 
-use futures_util::future::{join_all, select, Either};
+use futures_util::future::{select, Either};
+use std::future::Future;
 use std::rc::Rc;
+use std::task::Poll;
 
 use super::card::read_card;
 use super::config::AgentSpec;
@@ -178,7 +180,7 @@ pub struct AgentsSource {
 
 /// Resolves every agent at once; never fails as a whole.
 pub async fn load_agents(specs: &[AgentSpec], host: &A2aHost) -> AgentsSource {
-    let outcomes = join_all(specs.iter().map(|spec| agent_tools(spec, host))).await;
+    let outcomes = all(specs.iter().map(|spec| agent_tools(spec, host))).await;
     let mut source = AgentsSource::default();
     for (spec, outcome) in specs.iter().zip(outcomes) {
         match outcome {
@@ -204,4 +206,26 @@ pub async fn load_agents(specs: &[AgentSpec], host: &A2aHost) -> AgentsSource {
         }
     }
     source
+}
+
+/// Runs `futures` at once and gives their outputs in order: `join_all` without its code for
+/// long lists (a toolkit has a few agents).
+async fn all<F: Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+    let mut pending: Vec<std::pin::Pin<Box<F>>> = futures.map(Box::pin).collect();
+    let mut done: Vec<Option<F::Output>> = pending.iter().map(|_| None).collect();
+    std::future::poll_fn(move |cx| {
+        for (future, slot) in pending.iter_mut().zip(done.iter_mut()) {
+            if slot.is_none() {
+                if let Poll::Ready(output) = future.as_mut().poll(cx) {
+                    *slot = Some(output);
+                }
+            }
+        }
+        if done.iter().all(Option::is_some) {
+            Poll::Ready(done.iter_mut().filter_map(Option::take).collect())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
 }
