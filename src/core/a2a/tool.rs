@@ -76,14 +76,7 @@ fn env_names(template: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The `task` input every A2A tool takes.
-fn task_schema() -> Value {
-    crate::json_value!({
-        "type": "object",
-        "properties": {"task": {"type": "string", "description": "The task to send to the agent, in natural language."}},
-        "required": ["task"],
-        "additionalProperties": false
-    })
-}
+const TASK_SCHEMA: &str = r#"{"type":"object","properties":{"task":{"type":"string","description":"The task to send to the agent, in natural language."}},"required":["task"],"additionalProperties":false}"#;
 
 /// One skill of one remote agent.
 pub struct A2aTool {
@@ -95,7 +88,9 @@ impl A2aTool {
     /// The tool for `skill` of the agent behind `link`.
     pub fn new(skill: &Skill, link: Rc<AgentLink>) -> Result<Self, String> {
         let name = format!("{}_{}", sanitize(&link.agent), sanitize(&skill.id));
-        let spec = ToolSpec::new(name, skill.description.clone(), task_schema(), "a2a")
+        let schema: Value =
+            crate::core::json::parse::from_str(TASK_SCHEMA).map_err(|e| e.to_string())?;
+        let spec = ToolSpec::new(name, skill.description.clone(), schema, "a2a")
             .map_err(|e| e.to_string())?;
         Ok(A2aTool { spec, link })
     }
@@ -154,7 +149,7 @@ impl Call {
     async fn run(mut self, task: &str) -> ToolResult {
         let (headers, redactor) = self.link.expanded_headers();
         let params = send_params(self.link.endpoint.dialect, task, &(self.link.new_id)());
-        let mut current = match self.rpc(&headers, "SendMessage", params).await {
+        let mut current = match self.rpc(&headers, "SendMessage", &params).await {
             Ok(Reply::Task(task)) => task,
             Ok(Reply::Message(message)) => {
                 // A direct answer: the agent made no task of it.
@@ -187,8 +182,8 @@ impl Call {
             if self.aborted() {
                 return self.canceled();
             }
-            let params = crate::json_value!({"id": self.task_id.as_str()});
-            match self.rpc(&headers, "GetTask", params).await {
+            let params = format!(r#"{{"id":{}}}"#, super::wire::quoted(&self.task_id));
+            match self.rpc(&headers, "GetTask", &params).await {
                 Ok(Reply::Task(task)) => {
                     self.polls += 1;
                     if let Some(state) = state_of(&task) {
@@ -220,7 +215,7 @@ impl Call {
         &self,
         headers: &[(String, String)],
         method: &str,
-        params: Value,
+        params: &str,
     ) -> Result<Reply, CallError> {
         let id = (self.link.new_id)();
         let result = call(

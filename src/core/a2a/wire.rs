@@ -56,30 +56,35 @@ pub fn request_headers(
     headers
 }
 
-/// The `params` of `SendMessage` for `task` (non-blocking: the Task comes back at once).
+/// The `params` of `SendMessage` for `task`, as JSON text (non-blocking: the Task comes back
+/// at once).
 ///
 /// ```
 /// # use toolnexus::core::a2a::{card::Dialect, wire::send_params};
-/// assert_eq!(send_params(Dialect::Reference, "review", "m1").to_string(),
+/// assert_eq!(send_params(Dialect::Reference, "review", "m1"),
 ///     r#"{"message":{"role":"user","messageId":"m1","parts":[{"kind":"text","text":"review"}]},"configuration":{"blocking":false}}"#);
-/// assert_eq!(send_params(Dialect::V1, "review", "m1").to_string(),
-///     r#"{"message":{"role":"ROLE_USER","messageId":"m1","parts":[{"text":"review"}]},"configuration":{"returnImmediately":true}}"#);
+/// assert_eq!(send_params(Dialect::V1, "say \"hi\"", "m1"),
+///     r#"{"message":{"role":"ROLE_USER","messageId":"m1","parts":[{"text":"say \"hi\""}]},"configuration":{"returnImmediately":true}}"#);
 /// ```
-pub fn send_params(dialect: Dialect, task: &str, message_id: &str) -> Value {
-    match dialect {
-        Dialect::Reference => crate::json_value!({
-            "message": {"role": "user", "messageId": message_id, "parts": [{"kind": "text", "text": task}]},
-            "configuration": {"blocking": false}
-        }),
-        Dialect::V1 => crate::json_value!({
-            "message": {"role": "ROLE_USER", "messageId": message_id, "parts": [{"text": task}]},
-            "configuration": {"returnImmediately": true}
-        }),
-    }
+pub fn send_params(dialect: Dialect, task: &str, message_id: &str) -> String {
+    let (role, kind, configuration) = match dialect {
+        Dialect::Reference => ("user", r#""kind":"text","#, r#"{"blocking":false}"#),
+        Dialect::V1 => ("ROLE_USER", "", r#"{"returnImmediately":true}"#),
+    };
+    format!(
+        r#"{{"message":{{"role":"{role}","messageId":{},"parts":[{{{kind}"text":{}}}]}},"configuration":{configuration}}}"#,
+        quoted(message_id),
+        quoted(task)
+    )
 }
 
-/// POSTs `{"jsonrpc":"2.0","id":id,"method":method,"params":params}` and returns its `result`
-/// (`null` when absent), within `ms` and until `signal` fires.
+/// `text` as a JSON string.
+pub fn quoted(text: &str) -> String {
+    crate::core::json::text::to_text(&Value::from(text))
+}
+
+/// POSTs `{"jsonrpc":"2.0","id":id,"method":method,"params":params}` (`params` JSON text) and
+/// returns its `result` (`null` when absent), within `ms` and until `signal` fires.
 #[allow(clippy::too_many_arguments)]
 pub async fn call(
     endpoint: &Endpoint,
@@ -87,14 +92,17 @@ pub async fn call(
     clock: &Rc<dyn Clock>,
     id: &str,
     method: &str,
-    params: Value,
+    params: &str,
     ms: f64,
     signal: Option<&Signal>,
 ) -> Result<Value, CallError> {
     if signal.is_some_and(|s| s.is_aborted()) {
         return Err(CallError::Aborted);
     }
-    let body = crate::json_value!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"method":"{method}","params":{params}}}"#,
+        quoted(id)
+    );
     let own_headers = request_headers(endpoint.dialect, true, headers);
     let header_names: Vec<String> = own_headers
         .iter()
@@ -104,7 +112,7 @@ pub async fn call(
         method: "POST".into(),
         url: endpoint.url.clone(),
         headers: own_headers.into(),
-        body: Some(crate::core::json::text::to_text(&body)),
+        body: Some(body),
         splice: None,
         signal: signal.cloned(),
     };
