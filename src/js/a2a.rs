@@ -51,6 +51,15 @@ fn new_id() -> String {
     uuid_v4(bytes)
 }
 
+/// The host for one agent: the `env` of `options`, else of the descriptor `agent`, else the
+/// runtime's environment.
+pub fn host_for(agent: &JsValue, options: &JsValue) -> Result<A2aHost, JsValue> {
+    if get(options, "env").is_undefined() && agent.is_object() {
+        return host(agent);
+    }
+    host(options)
+}
+
 /// The host of `options` (its `env`, else the runtime's environment).
 pub fn host(options: &JsValue) -> Result<A2aHost, JsValue> {
     let (env, _) = super::mcp::environment(options)?;

@@ -335,7 +335,7 @@ impl ToolkitHandle {
 #[cfg(feature = "full")]
 async fn add_agent(state: Rc<State>, agent: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let spec = super::a2a::spec_from_js(&agent, &options, "addAgent")?;
-    let host = super::a2a::host(&options)?;
+    let host = super::a2a::host_for(&agent, &options)?;
     let card = spec.card.clone();
     match super::a2a::resolve(spec, host).await {
         Ok(tools) => {

@@ -273,11 +273,12 @@ describe("a real A2A 1.0 agent (the official @a2a-js/sdk server)", () => {
     await tk.close()
   })
 
-  test("agentTools resolves the tools without a toolkit", async () => {
-    const tools = await agentTools(agent({ card: peer.cardUrl, pollEvery: 20 }))
+  test("agentTools resolves the tools without a toolkit (a descriptor's env expands its headers)", async () => {
+    const tools = await agentTools(agent({ card: peer.cardUrl, pollEvery: 20, env: { DESK: "desk-7" }, headers: { "X-Desk": "${DESK}" } }))
     assert.deepEqual(tools.map((t) => t.name), ["Review_Desk_review", "Review_Desk_plan_it"])
     const r = await tools[1].execute({ task: "plan it" })
     assert.equal(r.output, "REVIEWED: plan it")
+    assert.equal(peer.rpc("SendMessage").at(-1).headers["x-desk"], "desk-7")
   })
 })
 

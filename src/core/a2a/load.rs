@@ -130,7 +130,8 @@ async fn fetch_card(
         splice: None,
         signal: None,
     };
-    let response = match select(http.send(&request), clock.sleep(spec.timeout_ms)).await {
+    let sent = super::wire::fetch(http, &request);
+    let response = match select(sent, clock.sleep(spec.timeout_ms)).await {
         Either::Left((Ok(response), _)) => response,
         Either::Left((
             Err(HttpError::Network(why) | HttpError::Refused(why) | HttpError::Aborted(why)),

@@ -9,7 +9,9 @@ use futures_util::future::{select, Either};
 use std::rc::Rc;
 
 use super::card::Dialect;
-use crate::core::host::{Clock, Http, HttpError, HttpRequest, LocalBoxFuture, Signal};
+use crate::core::host::{
+    Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Signal,
+};
 use crate::core::text::JoinWith;
 
 /// How much of a body goes into a message.
@@ -116,7 +118,7 @@ pub async fn call(
         splice: None,
         signal: signal.cloned(),
     };
-    let sent = endpoint.http.send(&request);
+    let sent = fetch(&*endpoint.http, &request);
     let stop: LocalBoxFuture<'static, ()> = match signal {
         Some(signal) => signal.wait(),
         None => Box::pin(std::future::pending()),
@@ -143,6 +145,36 @@ pub async fn call(
         )));
     }
     read_result(method, &response.body).map_err(CallError::Failed)
+}
+
+/// Sends `request` and reads its whole body. Through `open_with_headers`, so a transport whose
+/// dropped requests abort (the platform's) ends a request given up on at a timeout instead of
+/// leaving it open.
+pub fn fetch(
+    http: &dyn Http,
+    request: &HttpRequest,
+) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+    let opened = http.open_with_headers(request);
+    Box::pin(async move {
+        let mut response = opened.await?;
+        let status = response.status;
+        if let Some(body) = response.body.take_whole() {
+            return Ok(HttpResponse {
+                status,
+                retry_after: None,
+                body,
+            });
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.body.next_chunk().await {
+            bytes.extend_from_slice(&chunk?);
+        }
+        Ok(HttpResponse {
+            status,
+            retry_after: None,
+            body: crate::core::text::from_utf8_lossy(&bytes),
+        })
+    })
 }
 
 /// A request that got no response: the runtime's reason, and what a browser hides behind the
