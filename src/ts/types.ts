@@ -332,7 +332,7 @@ export interface ToolkitOptions extends CoreToolkitOptions {
   /** Answers MCP elicitations (form → `kind: "input"`, URL → `kind: "authorization"`); without it they are not advertised. */
   waitFor?: (request: Request) => Answer | Promise<Answer>
   /**
-   * Variables for `${ENV_VAR}` in MCP header values, and the base environment of local
+   * Variables for `${ENV_VAR}` in MCP and A2A header values, and the base environment of local
    * servers. Default: `process.env` / `Deno.env` where the runtime has one.
    */
   env?: Record<string, string>
