@@ -54,7 +54,8 @@ fn new_id() -> String {
 /// The host for one agent: the `env` of `options`, else of the descriptor `agent`, else the
 /// runtime's environment.
 pub fn host_for(agent: &JsValue, options: &JsValue) -> Result<A2aHost, JsValue> {
-    if get(options, "env").is_undefined() && agent.is_object() {
+    let env = get(options, "env");
+    if (env.is_undefined() || env.is_null()) && agent.is_object() {
         return host(agent);
     }
     host(options)
