@@ -54,8 +54,7 @@ fn new_id() -> String {
 /// The host for one agent: the `env` of `options`, else of the descriptor `agent`, else the
 /// runtime's environment.
 pub fn host_for(agent: &JsValue, options: &JsValue) -> Result<A2aHost, JsValue> {
-    let env = get(options, "env");
-    if (env.is_undefined() || env.is_null()) && agent.is_object() {
+    if get(options, "env").is_undefined() && agent.is_object() {
         return host(agent);
     }
     host(options)
@@ -231,8 +230,8 @@ pub fn agent_tools_js(
     #[wasm_bindgen(unchecked_optional_param_type = "AgentOptions")] options: Option<JsValue>,
 ) -> js_sys::Promise {
     let options = options.unwrap_or(JsValue::UNDEFINED);
-    let planned =
-        spec_from_js(&agent, &options, "agentTools").and_then(|spec| Ok((spec, host(&options)?)));
+    let planned = spec_from_js(&agent, &options, "agentTools")
+        .and_then(|spec| Ok((spec, host_for(&agent, &options)?)));
     crate::js::promise::promise(async move {
         let (spec, host) = planned?;
         let tools = resolve(spec, host).await.map_err(|e| card_error(&e))?;
