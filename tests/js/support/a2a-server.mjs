@@ -154,3 +154,9 @@ export async function startA2AServer({ name = "Review Desk", cors = true } = {})
     },
   }
 }
+
+// Run directly (`node tests/js/support/a2a-server.mjs`): serve until killed, printing the card URL.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const server = await startA2AServer()
+  console.log(`a2a test server: ${server.cardUrl}`)
+}
