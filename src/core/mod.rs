@@ -1,6 +1,8 @@
 //! The pure Rust core. Nothing here knows about JavaScript: I/O comes in through the traits in
 //! [`host`], so every behaviour runs natively in host tests.
 
+#[cfg(feature = "full")]
+pub mod a2a;
 pub mod adapters;
 pub mod agents;
 #[cfg(feature = "bench-core")]

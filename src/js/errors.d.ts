@@ -1,10 +1,12 @@
 /**
  * What kind of failure a {@link ToolnexusError} is (the table in README.md says when each is
  * thrown and what to do):
- * - `http_status`: the model endpoint answered with a non-2xx status (see `status`);
- * - `network`: the model request got no response;
- * - `bad_response`: the model's response could not be read;
- * - `timeout`: a retry would have waited past the run's `timeoutMs`;
+ * - `http_status`: the model endpoint (or an A2A Agent Card request) answered with a non-2xx
+ *   status (see `status`);
+ * - `network`: the model request (or an Agent Card request) got no response;
+ * - `bad_response`: the model's response could not be read, or an Agent Card is not a card;
+ * - `timeout`: a retry would have waited past the run's `timeoutMs`, or an Agent Card did not
+ *   arrive within the agent's `timeout`;
  * - `aborted`: the run's `signal` fired, or its `timeoutMs` passed during a request (the
  *   error's `name` is `"AbortError"`);
  * - `hook`: a hook threw or rejected;

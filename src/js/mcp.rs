@@ -83,7 +83,7 @@ fn read_file(path: &str) -> Result<String, String> {
 }
 
 /// The config as JSON: a parsed object, or the text of the file a string names.
-fn config_json(input: &JsValue) -> Result<Value, JsValue> {
+pub(super) fn config_json(input: &JsValue) -> Result<Value, JsValue> {
     if let Some(path) = input.as_string() {
         if deno().is_none() && node_module("node:fs").is_none() {
             let why = "an MCP config file path needs Node (≥ 20.16) or Deno; in a browser pass the parsed config object";
@@ -111,7 +111,7 @@ fn entries(input: &JsValue) -> Result<Vec<ServerEntry>, JsValue> {
 }
 
 /// The `env` option (an object of strings), else the runtime's environment.
-fn environment(options: &JsValue) -> Result<(EnvLookup, Option<JsValue>), JsValue> {
+pub(super) fn environment(options: &JsValue) -> Result<(EnvLookup, Option<JsValue>), JsValue> {
     let given = get(options, "env");
     if given.is_undefined() || given.is_null() {
         return Ok((Rc::new(env_var), None));

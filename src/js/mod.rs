@@ -1,6 +1,8 @@
 //! The wasm-bindgen glue: each file adapts one exported area of the core to JavaScript.
 //! Decoding and encoding of values happens only in [`convert`].
 
+#[cfg(feature = "full")]
+pub mod a2a;
 pub mod aborting_fetch;
 #[cfg(feature = "bench-core")]
 pub mod bench_core;

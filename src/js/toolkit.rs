@@ -1,13 +1,13 @@
 //! `createToolkit(options)` and the `Toolkit` class (SPEC §4) over the core toolkit.
 
-use crate::core::json::value::Value;
+use crate::core::json::value::{Map, Value};
 use crate::core::names::Names;
 use js_sys::Array;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_json_text, get, js_error, record_to_js, to_json, type_name};
+use super::convert::{from_json, from_json_text, get, js_error, record_to_js, to_json, type_name};
 use super::host::{signal_option, unless_aborted, JsClock};
 use super::tool::{decode_call, tool_from_js, ToolHandle};
 #[cfg(not(feature = "full"))]
@@ -18,9 +18,15 @@ use crate::core::adapters;
 use crate::core::tool::SharedTool;
 use crate::core::toolkit::{Sources, Toolkit};
 
-/// Options of this version that are recognised but not built yet: refusing them beats
-/// silently ignoring them.
-const NOT_YET: [&str; 1] = ["agents"];
+/// One A2A agent's state, for `agentStatus()` and `agentErrors()`.
+pub struct AgentRow {
+    /// Its card URL.
+    pub card: String,
+    /// `"connected"` or `"failed"`.
+    pub status: &'static str,
+    /// Why it failed (header values never in it).
+    pub error: Option<String>,
+}
 
 struct State {
     kit: Rc<Toolkit>,
@@ -34,6 +40,8 @@ struct State {
     /// Whether `mcpConfig` has an `a2a` block (the A2A profile, not built yet).
     #[cfg(feature = "full")]
     a2a_block: bool,
+    /// Every A2A agent loaded or added, in order.
+    agents: RefCell<Vec<AgentRow>>,
 }
 
 impl State {
@@ -156,7 +164,7 @@ impl ToolkitHandle {
 
 #[wasm_bindgen(js_class = Toolkit)]
 impl ToolkitHandle {
-    /// Every tool, in assembly order (MCP → skill → built-in → extra tools).
+    /// Every tool, in assembly order (MCP → skill → built-in → A2A agents → extra tools).
     #[wasm_bindgen(unchecked_return_type = "Tool[]")]
     pub fn tools(&self) -> Array {
         let tools = self.state.kit.tools();
@@ -251,6 +259,60 @@ impl ToolkitHandle {
         }
     }
 
+    /// Each A2A agent's status by card URL: `"connected" | "failed"` (agents of `createToolkit`
+    /// and of `addAgent`, in order).
+    ///
+    /// ```js
+    /// toolkit.agentStatus() // { "http://127.0.0.1:8000/.well-known/agent-card.json": "connected" }
+    /// ```
+    #[wasm_bindgen(js_name = agentStatus, unchecked_return_type = "Record<string, AgentStatus>")]
+    pub fn agent_status(&self) -> Result<JsValue, JsValue> {
+        let map: Map<String, Value> = self
+            .state
+            .agents
+            .borrow()
+            .iter()
+            .map(|a| (a.card.clone(), Value::from(a.status)))
+            .collect();
+        from_json(&Value::Object(map))
+    }
+
+    /// Why each failed A2A agent failed, by card URL (header values never in it).
+    ///
+    /// ```js
+    /// toolkit.agentErrors() // { "http://127.0.0.1:9/.well-known/agent-card.json": "A2A Agent Card: could not reach …" }
+    /// ```
+    #[wasm_bindgen(js_name = agentErrors, unchecked_return_type = "Record<string, string>")]
+    pub fn agent_errors(&self) -> Result<JsValue, JsValue> {
+        let map: Map<String, Value> = self
+            .state
+            .agents
+            .borrow()
+            .iter()
+            .filter_map(|a| a.error.clone().map(|e| (a.card.clone(), Value::from(e))))
+            .collect();
+        from_json(&Value::Object(map))
+    }
+
+    /// Fetches a remote A2A agent's card and registers one tool per skill (the first of a
+    /// duplicate name wins). Takes an `agent({card, …})` descriptor, or a card URL with
+    /// `{headers?, timeout?, pollEvery?}`. Rejects when the card cannot be had (`network`,
+    /// `http_status`, `timeout`, `bad_response`); the lean build rejects `unsupported`.
+    ///
+    /// ```js
+    /// await toolkit.addAgent("http://127.0.0.1:8000/.well-known/agent-card.json", { pollEvery: 250 })
+    /// ```
+    #[wasm_bindgen(js_name = addAgentTools, unchecked_return_type = "Promise<void>")]
+    pub fn add_agent_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Agent | string")] agent: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AgentOptions")] options: Option<JsValue>,
+    ) -> js_sys::Promise {
+        let state = self.state.clone();
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        crate::js::promise::promise(async move { add_agent(state, agent, options).await })
+    }
+
     /// OpenAI tool schemas: `[{type: "function", function: {name, description, parameters}}]`.
     #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
     pub fn to_openai(&self) -> Result<JsValue, JsValue> {
@@ -293,6 +355,48 @@ impl ToolkitHandle {
             Ok(JsValue::UNDEFINED)
         })
     }
+}
+
+#[cfg(feature = "full")]
+async fn add_agent(state: Rc<State>, agent: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let spec = super::a2a::spec_from_js(&agent, &options, "addAgent")?;
+    let host = super::a2a::host_for(&agent, &options)?;
+    let card = spec.card.clone();
+    match super::a2a::resolve(spec, host).await {
+        Ok(tools) => {
+            for tool in tools {
+                if let Err(warning) = state.kit.register(tool) {
+                    warn(&warning);
+                }
+            }
+            state.agents.borrow_mut().push(AgentRow {
+                card,
+                status: "connected",
+                error: None,
+            });
+            Ok(JsValue::UNDEFINED)
+        }
+        Err(error) => {
+            state.agents.borrow_mut().push(AgentRow {
+                card,
+                status: "failed",
+                error: Some(error.to_string()),
+            });
+            Err(super::a2a::card_error(&error))
+        }
+    }
+}
+
+#[cfg(not(feature = "full"))]
+async fn add_agent(
+    _state: Rc<State>,
+    _agent: JsValue,
+    _options: JsValue,
+) -> Result<JsValue, JsValue> {
+    Err(js_error(
+        "unsupported",
+        "addAgent: A2A agents need the full build: import from \"toolnexus-wasm\", not \"toolnexus-wasm/core\"",
+    ))
 }
 
 /// Reads a JS array of tools; the first bad entry is a thrown error naming its position.
@@ -349,19 +453,13 @@ fn refuse_relay_collision(tools: &[(SharedTool, JsValue)], what: &str) -> Result
     }
 }
 
-fn refuse_unbuilt(options: &JsValue) -> Result<(), JsValue> {
-    if let Some(key) = NOT_YET.iter().find(|k| !get(options, k).is_undefined()) {
-        let message = format!("createToolkit: option \"{key}\" is not available in this version of toolnexus-wasm yet");
-        return Err(js_error("unsupported", &message));
-    }
-    Ok(())
-}
-
-fn build(
-    options: &JsValue,
-    skill: Option<(SharedTool, String)>,
-    mcp: Option<sources::Mcp>,
-) -> Result<ToolkitHandle, JsValue> {
+fn build(options: &JsValue, loaded: sources::Loaded) -> Result<ToolkitHandle, JsValue> {
+    let sources::Loaded {
+        skill,
+        mcp,
+        agents,
+        agent_rows,
+    } = loaded;
     if !(options.is_undefined() || options.is_null() || options.is_object()) {
         let message = format!(
             "createToolkit: options must be an object, got {}",
@@ -369,7 +467,6 @@ fn build(
         );
         return Err(js_error("invalid_options", &message));
     }
-    refuse_unbuilt(options)?;
     #[cfg(feature = "full")]
     let mcp_server = super::serve::mcp_server_block(options)?;
     let extras = tools_from_js(&get(options, "extraTools"), "extraTools")?;
@@ -382,8 +479,8 @@ fn build(
         builtins: sources::builtin_tools(options)?,
         builtins_config: sources::builtins_config(options)?,
         disable_tools: string_list(options, "disableTools")?,
+        agents,
         extras: extras.iter().map(|(t, _)| t.clone()).collect(),
-        ..Sources::default()
     };
     let (mut kit, warnings) = Toolkit::assemble(sources);
     warnings.iter().for_each(|w| warn(w));
@@ -410,6 +507,7 @@ fn build(
         mcp_server,
         #[cfg(feature = "full")]
         a2a_block: super::serve::has_a2a_block(options),
+        agents: RefCell::new(agent_rows),
     };
     Ok(ToolkitHandle {
         state: Rc::new(state),
@@ -435,9 +533,9 @@ pub fn create_toolkit(
         .and_then(|plan| Ok((plan, signal_option(&options, "createToolkit")?)));
     crate::js::promise::promise(async move {
         let (plan, signal) = planned?;
-        let sources::Loaded { skill, mcp } =
-            unless_aborted(plan.load(), signal, "createToolkit").await?;
-        match build(&options, skill, mcp.clone()) {
+        let loaded = unless_aborted(plan.load(), signal, "createToolkit").await?;
+        let mcp = loaded.mcp.clone();
+        match build(&options, loaded) {
             Ok(handle) => {
                 let id = handle.id;
                 let toolkit = JsValue::from(handle);

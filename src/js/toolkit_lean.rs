@@ -1,5 +1,5 @@
 //! The lean build's stand-ins for the sources of `toolkit_sources.rs`: it has no MCP client,
-//! no skills and no built-in tools, so an option asking for one is refused with the entry
+//! no skills, no A2A agents and no built-in tools, so an option asking for one is refused with the entry
 //! point that has it, never silently ignored.
 
 use wasm_bindgen::prelude::*;
@@ -21,11 +21,16 @@ pub struct Loaded {
     pub skill: Option<(SharedTool, String)>,
     /// Always `None`.
     pub mcp: Option<Mcp>,
+    /// Always empty.
+    pub agents: Vec<SharedTool>,
+    /// Always empty.
+    pub agent_rows: Vec<super::toolkit::AgentRow>,
 }
 
 /// The options only the full build reads.
-const FULL_ONLY: [&str; 6] = [
+const FULL_ONLY: [&str; 7] = [
     "mcpConfig",
+    "agents",
     "skills",
     "skillProvider",
     "skillsDir",
@@ -57,6 +62,8 @@ impl Planned {
         Loaded {
             skill: None,
             mcp: None,
+            agents: Vec::new(),
+            agent_rows: Vec::new(),
         }
     }
 }

@@ -19,6 +19,7 @@ pub type Mcp = Rc<McpSource>;
 pub struct Planned {
     skills: Option<SkillsConfig>,
     mcp: Option<McpPlan>,
+    agents: Option<super::a2a::A2aPlan>,
 }
 
 /// The loaded sources: the `skill` tool with its catalog, and the MCP servers.
@@ -27,20 +28,27 @@ pub struct Loaded {
     pub skill: Option<(SharedTool, String)>,
     /// The servers, when `mcpConfig` was given.
     pub mcp: Option<Mcp>,
+    /// The A2A agents' tools (`agents`, a config's `agents` block).
+    pub agents: Vec<SharedTool>,
+    /// Every agent's status.
+    pub agent_rows: Vec<super::toolkit::AgentRow>,
 }
 
 /// Checks the skill and MCP options (the first bad one is the error).
 pub fn plan(options: &JsValue) -> Result<Planned, JsValue> {
     let skills = super::skills::prepare(options);
     let mcp = super::mcp::plan(options);
+    let agents = super::a2a::plan(options);
     Ok(Planned {
         skills: skills?,
         mcp: mcp?,
+        agents: agents?,
     })
 }
 
 impl Planned {
-    /// Loads the skills and connects to the servers; never fails as a whole.
+    /// Loads the skills, connects to the servers, then fetches the agents' cards (as the
+    /// reference does); never fails as a whole.
     pub async fn load(self) -> Loaded {
         let skill = match self.skills {
             Some(config) => Some(super::skills::load(config).await),
@@ -50,7 +58,16 @@ impl Planned {
             Some(plan) => Some(Rc::new(plan.load().await)),
             None => None,
         };
-        Loaded { skill, mcp }
+        let agents = match self.agents {
+            Some(plan) => plan.load().await,
+            None => crate::core::a2a::AgentsSource::default(),
+        };
+        Loaded {
+            skill,
+            mcp,
+            agent_rows: super::a2a::rows(&agents.agents),
+            agents: agents.tools,
+        }
     }
 }
 

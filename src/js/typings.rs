@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "full"))]
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r##"
-import type { AnthropicTool, AskOptions, Prompt, AskResumeOptions, ClientOptions, ConversationOptions,
+import type { Agent, AgentOptions, AgentStatus, AnthropicTool, AskOptions, Prompt, AskResumeOptions, ClientOptions, ConversationOptions,
   ConversationStore, DefineToolOptions, GeminiTools, JSONSchema, McpStatus, Message, OpenAITool,
   PendingInput, RelayToolOptions, Request, ResumeOptions, RunOptions, RunResult, StreamEvent,
   StreamOptions, ToolContext, ToolLike, ToolResult, ToolkitOptions } from "#types"
@@ -19,7 +19,7 @@ import type { AnthropicTool, AskOptions, Prompt, AskResumeOptions, ClientOptions
 #[cfg(feature = "full")]
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r##"
-import type { Answer, ContentPart, PartOptions, Prompt, AnthropicMessage, AnthropicTool, AnthropicToolChoice, AskOptions,
+import type { Agent, AgentOptions, AgentsConfig, AgentStatus, Answer, ContentPart, PartOptions, Prompt, AnthropicMessage, AnthropicTool, AnthropicToolChoice, AskOptions,
   AskResumeOptions, BuiltinToolsOptions, BuiltinsConfig, ClientOptions, ConversationOptions,
   ConversationStore, DefineToolOptions, ElicitResult, ElicitationParams, FinishReason,
   GeminiTools, JSONSchema, ListSkillsOptions, LoadMcpOptions, LoadSkillsOptions, McpConfigInput,

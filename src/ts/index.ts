@@ -25,7 +25,7 @@ import { checked, whenInstantiated } from "./core/instance.js"
 import { ToolnexusError } from "../js/errors.js"
 import { exposedMcpTools as exposedTools, fetchHandler, listen, McpServer } from "../js/serve.js"
 import type {
-  AnthropicMessage, AnthropicTool, AnthropicToolChoice, Answer, BuiltinsConfig, BuiltinToolsOptions, ClientOptions,
+  Agent, AgentOptions, AgentsConfig, AnthropicMessage, AnthropicTool, AnthropicToolChoice, Answer, BuiltinsConfig, BuiltinToolsOptions, ClientOptions,
   ElicitationParams, ElicitResult, FinishReason, InProcessOptions, ListSkillsOptions, LoadMcpOptions, LoadSkillsOptions,
   McpConfigInput, McpInventory, McpListOptions, McpServerInput, OpenAITool, Request, SkillInventory, McpStatus, ClassOf,
   TranslatedToolCall, TranslateMessage, ToolkitOptions, MemoryFileSystemJSON, ToolnexusDirEntry, TranslateRequest,
@@ -522,6 +522,57 @@ export function openAIToolChoiceToAnthropic(choice: unknown): AnthropicToolChoic
  */
 export function openAIToolsToAnthropic(tools: (OpenAITool | AnthropicTool)[] | undefined): AnthropicTool[] {
   return glue.openAIToolsToAnthropic(tools)
+}
+
+/**
+ * Describes a remote A2A agent (SPEC §7A) for `createToolkit({agents})`, `toolkit.addAgent` and
+ * {@link agentTools}: its Agent Card URL, with optional `headers` (`${ENV_VAR}` expands at call
+ * time, never logged or shown), `timeout` (ms, default 300000) and `pollEvery` (ms, default
+ * 1000). Each skill of the card becomes a tool `sanitize(card.name)_sanitize(skill)`, source
+ * `"a2a"`, input `{task}`: a call sends `SendMessage`, then polls `GetTask` until the task ends.
+ * Nothing is fetched here.
+ *
+ * ```js
+ * const toolkit = await createToolkit({
+ *   agents: [agent({ card: "http://127.0.0.1:8000/.well-known/agent-card.json", headers: { Authorization: "Bearer ${TOKEN}" } })],
+ * })
+ * await toolkit.execute("reviewer_review", { task: "Review this diff: …" })
+ * ```
+ */
+export function agent(options: Agent): Agent {
+  const { card, headers, timeout, pollEvery, env } = options ?? ({} as Agent)
+  return { card, headers, timeout, pollEvery, ...(env === undefined ? {} : { env }) }
+}
+
+/**
+ * Reads a config's `agents` block (`{"<id>": {card, headers?, timeout?, pollEvery?, enabled?,
+ * disabled?}}`) into {@link Agent} descriptors, skipping disabled entries (`disabled: true`
+ * wins, then `enabled: false`) and entries without a string `card`. The key is only an
+ * identifier: a tool's prefix comes from the fetched card's `name`. A block that is not an
+ * object, or a mistyped `headers` / `timeout` / `pollEvery`, throws `invalid_config`.
+ *
+ * ```js
+ * parseAgentsConfig({ rev: { card: "http://127.0.0.1:8000/.well-known/agent-card.json" }, off: { card: "http://x", disabled: true } })
+ * // [{ card: "http://127.0.0.1:8000/.well-known/agent-card.json", timeout: 300000, pollEvery: 1000 }]
+ * ```
+ */
+export function parseAgentsConfig(block: AgentsConfig | undefined): Agent[] {
+  return glue.parseAgentsConfig(block)
+}
+
+/**
+ * Fetches an A2A agent's card and makes one tool per skill (source `"a2a"`, named
+ * `sanitize(card.name)_sanitize(skill)`), without a toolkit. Rejects when the card cannot be
+ * had: `network` (in a browser also a refused CORS preflight: the message names the headers the
+ * agent must allow), `http_status`, `timeout`, `bad_response`.
+ *
+ * ```js
+ * const tools = await agentTools(agent({ card: "http://127.0.0.1:8000/.well-known/agent-card.json" }))
+ * tools.map((t) => t.name) // ["reviewer_review", "reviewer_plan"]
+ * ```
+ */
+export function agentTools(agentOrCardUrl: Agent | string, options?: AgentOptions): Promise<Tool[]> {
+  return glue.agentTools(agentOrCardUrl, options) as unknown as Promise<Tool[]>
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { ContentPart, ToolkitOptions as CoreToolkitOptions } from "./core/types.js"
 import type { McpSource, MemoryFileSystem, SkillSource } from "./index.js"
 import type {
-  Answer, AnthropicMessage, AnthropicTool, BuiltinsConfig, JSONSchema, McpStatus, OpenAIMessage, OpenAITool, OpenAIToolCall,
+  Agent, Answer, AnthropicMessage, AnthropicTool, BuiltinsConfig, JSONSchema, McpStatus, OpenAIMessage, OpenAITool, OpenAIToolCall,
   Request, ToolLike,
 } from "./core/types.js"
 import type { Tool, Toolkit } from "./core/index.js"
@@ -92,6 +92,22 @@ export interface McpLocalServerInput extends McpServerCommon {
   cwd?: string
 }
 
+/**
+ * One entry of a config's `agents` block: an {@link Agent} that `disabled: true` (or
+ * `enabled: false`) turns off.
+ */
+export interface AgentConfig {
+  card: string
+  headers?: Record<string, string>
+  timeout?: number
+  pollEvery?: number
+  enabled?: boolean
+  disabled?: boolean
+}
+
+/** A config's `agents` block: `{"<id>": {card, …}}`; the key is only an identifier. */
+export type AgentsConfig = Record<string, AgentConfig>
+
 /** One server of an MCP config: remote (a `url`) or local (a `command`). */
 export type McpServerInput = McpRemoteServerInput | McpLocalServerInput
 
@@ -104,6 +120,8 @@ export interface McpConfigInput {
   servers?: Record<string, McpServerInput>
   mcp?: Record<string, McpServerInput>
   builtins?: BuiltinsConfig
+  /** Remote A2A agents (SPEC §7A), keyed by an identifier of your choosing. */
+  agents?: AgentsConfig
   [key: string]: unknown
 }
 
@@ -300,12 +318,21 @@ export interface ToolkitOptions extends CoreToolkitOptions {
   disableSkills?: string[]
   /** Files listed by the `skill` tool: `0` ⇒ 10, `n > 0` ⇒ at most `n`, `-1` ⇒ no file list. */
   skillSampleLimit?: number
-  /** MCP servers: a parsed config object, or (Node, Deno) the path of a JSON config file. */
+  /**
+   * MCP servers: a parsed config object, or (Node, Deno) the path of a JSON config file. Its
+   * `agents` block adds A2A agents as `agents` does.
+   */
   mcpConfig?: string | McpConfigInput
+  /**
+   * Remote A2A agents (SPEC §7A), each made by {@link agent}: every skill of an agent's card
+   * becomes a tool (source `"a2a"`), after the built-ins and before `extraTools`. An agent whose
+   * card cannot be had is a console warning and `"failed"` in `agentStatus()`; the others load.
+   */
+  agents?: Agent[]
   /** Answers MCP elicitations (form → `kind: "input"`, URL → `kind: "authorization"`); without it they are not advertised. */
   waitFor?: (request: Request) => Answer | Promise<Answer>
   /**
-   * Variables for `${ENV_VAR}` in MCP header values, and the base environment of local
+   * Variables for `${ENV_VAR}` in MCP and A2A header values, and the base environment of local
    * servers. Default: `process.env` / `Deno.env` where the runtime has one.
    */
   env?: Record<string, string>

@@ -14,7 +14,7 @@ tgz=$(npm pack ./pkg --pack-destination "$dir" --silent | tail -n 1)
 cd "$dir"
 printf '{ "name": "deno-smoke", "private": true, "dependencies": { "toolnexus-wasm": "file:./%s" } }\n' "$tgz" > package.json
 npm install --no-audit --no-fund --no-package-lock --loglevel=error
-cp "$root/tests/deno/toolkit.test.ts" "$root/tests/deno/mcp.test.ts" "$root/tests/deno/builtins.test.ts" "$root/tests/deno/serve.test.ts" .
+cp "$root/tests/deno/toolkit.test.ts" "$root/tests/deno/mcp.test.ts" "$root/tests/deno/builtins.test.ts" "$root/tests/deno/serve.test.ts" "$root/tests/deno/a2a.test.ts" .
 
 echo "[deno] $tgz installed in ${dir#"$root"/}; deno test --allow-read toolkit.test.ts"
 DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
@@ -26,6 +26,13 @@ TOOLNEXUS_ROOT="$root" TOOLNEXUS_NODE="$(command -v node)" \
   DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
   "$root/node_modules/.bin/deno" test --allow-read --allow-write --allow-run --allow-net --allow-env \
   --no-lock --no-prompt mcp.test.ts
+
+# A2A reaches an agent started with Node (the official SDK's server) over fetch.
+echo "[deno] deno test --allow-read --allow-run --allow-net --allow-env a2a.test.ts"
+TOOLNEXUS_ROOT="$root" TOOLNEXUS_NODE="$(command -v node)" \
+  DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
+  "$root/node_modules/.bin/deno" test --allow-read --allow-run --allow-net --allow-env \
+  --no-lock --no-prompt a2a.test.ts
 
 # The built-in file tools on Deno's own filesystem write to a temporary directory.
 echo "[deno] deno test --allow-read --allow-write builtins.test.ts"

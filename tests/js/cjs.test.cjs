@@ -58,7 +58,7 @@ test("suspensions and error codes", async () => {
   assert.equal(authRequired("https://l").metadata.pending.kind, "authorization")
   assert.throws(() => pending("x"), { code: "invalid_request" })
   assert.throws(() => defineTool({ name: "a b", run() {} }), { code: "invalid_tool" })
-  await assert.rejects(createToolkit({ agents: [] }), { code: "unsupported" })
+  await assert.rejects(createToolkit({ agents: "x" }), { code: "invalid_options" })
   await assert.rejects(createToolkit({ builtins: "x" }), { code: "invalid_options" })
 })
 

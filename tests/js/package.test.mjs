@@ -144,7 +144,7 @@ test("ESM: import by name resolves to node.mjs and runs a tool through a toolkit
     "builtinsEnabled", "expandEnvHeaders", "elicitationToRequest", "answerToElicitResult", "SKILLS_PROMPT_PREAMBLE",
     "SKILL_TOOL_DESCRIPTION", "tool", "collectTools", "Client", "openAIMessagesToAnthropic", "openAIToolsToAnthropic",
     "openAIToolChoiceToAnthropic", "finishReasonFor", "argsObject", "argsString", "toolCallsOf", "contentText",
-    "hasSystemMessage", "agents"]) {
+    "hasSystemMessage", "agents", "agent", "parseAgentsConfig", "agentTools"]) {
     assert.ok(r.exports.includes(name), `missing export ${name}`)
   }
   // The wasm-bindgen module's own helpers and classes stay behind the facade.
@@ -212,10 +212,10 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
   assert.deepEqual(r.missing, [
     "IndexedDbFileSystem", "McpServer", "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
-    "answerToElicitResult", "argsObject", "argsString", "audio", "buildMcpServer", "builtinsEnabled", "contentText", "createBuiltinTools",
+    "agent", "agentTools", "answerToElicitResult", "argsObject", "argsString", "audio", "buildMcpServer", "builtinsEnabled", "contentText", "createBuiltinTools",
     "elicitationToRequest", "expandEnvHeaders", "exposedMcpTools", "file", "finishReasonFor", "hasSystemMessage", "image", "listMcpTools",
     "listSkills", "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic",
-    "openAIToolsToAnthropic", "parseMcpConfig", "part", "text", "toolCallsOf",
+    "openAIToolsToAnthropic", "parseAgentsConfig", "parseMcpConfig", "part", "text", "toolCallsOf",
   ])
   assert.deepEqual(r.extra, [])
   assert.equal(r.separate, true)

@@ -199,12 +199,11 @@ test("invalid builtins, options, and extraTools reject with invalid_options", as
     "extraTools[1]: a tool must be an object with name, description, inputSchema and execute, got number")
 })
 
-test("options of later versions are refused with code unsupported, never ignored", async () => {
-  for (const key of ["agents"]) {
-    await rejects({ [key]: [] }, "unsupported",
-      `createToolkit: option "${key}" is not available in this version of toolnexus-wasm yet`)
-  }
-  // MCP servers have landed (tests/js/mcp-*.test.mjs); a config file that is not there rejects.
+test("agents (SPEC §7A) have landed: an empty list is no agent; a config file that is not there rejects", async () => {
+  const toolkit = await createToolkit({ builtins: false, agents: [] })
+  assert.deepEqual(toolkit.agentStatus(), {})
+  assert.deepEqual(toolkit.agentErrors(), {})
+  await rejects({ agents: {} }, "invalid_options", "createToolkit: agents must be an array of agent({card}) descriptors, got object")
   await rejects({ mcpConfig: "./no-such-mcp.json" }, "invalid_config")
 })
 

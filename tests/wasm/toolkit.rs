@@ -186,9 +186,14 @@ async fn invalid_options_reject_with_a_code() {
             r#"createToolkit: builtins must be a boolean or {enabled?, disabled?, tools?}, got "on""#,
         ),
         (
-            "{ agents: [] }",
-            "unsupported",
-            r#"createToolkit: option "agents" is not available in this version of toolnexus-wasm yet"#,
+            "{ agents: 'x' }",
+            "invalid_options",
+            "createToolkit: agents must be an array of agent({card}) descriptors, got string",
+        ),
+        (
+            "{ agents: [{ card: 5 }] }",
+            "invalid_options",
+            "createToolkit: agents[0].card must be a string (the Agent Card URL), got number",
         ),
     ];
     for (src, code, message) in cases {

@@ -25,7 +25,7 @@ import { inProcessWith } from "../../js/in-process.js"
 import { decoratorsWith } from "../../js/decorate.js"
 import { checked, instantiate, whenInstantiated } from "./instance.js"
 import type {
-  AnthropicTool, AskOptions, ClassOf, AskResumeOptions, ClientOptions, ConversationOptions, ConversationStore, McpStatus, Message,
+  Agent, AgentOptions, AgentStatus, AnthropicTool, AskOptions, ClassOf, AskResumeOptions, ClientOptions, ConversationOptions, ConversationStore, McpStatus, Message,
   Prompt, ResumeOptions, RunOptions, RunResult, ToolContext, WasmSource, DefineToolOptions, GeminiTools, HttpToolOptions, InProcessOptions, JSONSchema,
   OpenAITool, PendingInput, RelayToolOptions, Request, StreamEvent, StreamOptions, ToolDecorator,
   ToolkitOptions, ToolLike, ToolResult, HandlerOptions, ServeHandle,
@@ -70,10 +70,11 @@ export function initializeWasm(source?: WasmSource): Promise<void> {
 /** The classes' members wasm-bindgen cannot write: a variadic method, an async iterator, a disposer. */
 interface Idioms {
   register(...tools: ToolLike[]): Toolkit
+  addAgent(agentOrCardUrl: Agent | string, options?: AgentOptions): Promise<Toolkit>
   stream(prompt: Prompt, ctx: StreamOptions): AsyncIterableIterator<StreamEvent>
   [Symbol.asyncDispose](): Promise<void>
 }
-const toolkitProto = glue.Toolkit.prototype as module.Toolkit & Pick<Idioms, "register" | typeof Symbol.asyncDispose> & Pick<Toolkit, "handler" | "serve">
+const toolkitProto = glue.Toolkit.prototype as module.Toolkit & Pick<Idioms, "register" | "addAgent" | typeof Symbol.asyncDispose> & Pick<Toolkit, "handler" | "serve">
 toolkitProto.register = function register(this: module.Toolkit, ...tools: ToolLike[]) {
   this.registerAll(tools)
   return this as unknown as Toolkit
@@ -86,6 +87,10 @@ toolkitProto.handler = function handler(): never {
 }
 toolkitProto.serve = function serve() {
   return Promise.reject(NOT_LEAN("serve"))
+}
+toolkitProto.addAgent = async function addAgent(this: module.Toolkit, agentOrCardUrl: Agent | string, options?: AgentOptions) {
+  await this.addAgentTools(agentOrCardUrl, options)
+  return this as unknown as Toolkit
 }
 // `await using toolkit = await createToolkit(...)` closes its MCP sessions at the block's end.
 if (typeof Symbol.asyncDispose === "symbol") {
@@ -114,6 +119,34 @@ if (typeof Symbol.asyncDispose === "symbol") {
  * ```
  */
 export interface Toolkit {
+  /**
+   * Fetches a remote A2A agent's card and registers one tool per skill (SPEC §7A; the first of
+   * a duplicate name wins). Takes an {@link agent} descriptor, or a card URL with
+   * {@link AgentOptions}. Rejects when the card cannot be had (`network`, `http_status`,
+   * `timeout`, `bad_response`; header values never in the message). Returns the toolkit.
+   * Full build only: `toolnexus-wasm/core` rejects `unsupported`.
+   *
+   * ```js
+   * await toolkit.addAgent("http://127.0.0.1:8000/.well-known/agent-card.json", { pollEvery: 250 })
+   * ```
+   */
+  addAgent(agentOrCardUrl: Agent | string, options?: AgentOptions): Promise<this>
+  /**
+   * Why each failed A2A agent failed, by card URL (header values never in it).
+   *
+   * ```js
+   * toolkit.agentErrors() // { "http://127.0.0.1:9/.well-known/agent-card.json": "A2A Agent Card: could not reach …" }
+   * ```
+   */
+  agentErrors(): Record<string, string>
+  /**
+   * Each A2A agent's status by card URL (those of `createToolkit` and of `addAgent`, in order).
+   *
+   * ```js
+   * toolkit.agentStatus() // { "http://127.0.0.1:8000/.well-known/agent-card.json": "connected" }
+   * ```
+   */
+  agentStatus(): Record<string, AgentStatus>
   /**
    * Ends every MCP session (a DELETE for remote servers, stopping local ones).
    *
@@ -175,7 +208,7 @@ export interface Toolkit {
    */
   toOpenAI(): OpenAITool[]
   /**
-   * Every tool, in assembly order (MCP → skill → built-in → extra tools).
+   * Every tool, in assembly order (MCP → skill → built-in → A2A agents → extra tools).
    */
   tools(): Tool[]
   /**

@@ -121,6 +121,30 @@ export interface ToolkitOptions {
   signal?: AbortSignal
 }
 
+/**
+ * A remote A2A agent (SPEC §7A), as {@link agent} makes it: the Agent Card URL, and how to call
+ * it. Each skill of its card becomes a tool named `sanitize(card.name)_sanitize(skill)`.
+ */
+export interface Agent extends AgentOptions {
+  /** The Agent Card URL (`…/.well-known/agent-card.json`). */
+  card: string
+}
+
+/** How an A2A agent is called: `toolkit.addAgent(cardUrl, options)` takes these beside a URL. */
+export interface AgentOptions {
+  /** Extra request headers; `${ENV_VAR}` in a value expands at call time and is never logged or shown. */
+  headers?: Record<string, string>
+  /** The budget of one call (and of fetching the card), in ms: default 300000. */
+  timeout?: number
+  /** The interval between two `GetTask` polls, in ms: default 1000. */
+  pollEvery?: number
+  /** Variables for `${ENV_VAR}` in `headers` (default: `process.env` / `Deno.env`); `addAgent` and `agentTools` only. */
+  env?: Record<string, string>
+}
+
+/** The state of one A2A agent in `agentStatus()`: `"failed"` when its card could not be had (the reason is in `agentErrors()`). */
+export type AgentStatus = "connected" | "failed"
+
 /** The state of one MCP server in `mcpStatus()`: `"disabled"` when its config turns it off, `"failed"` when it could not be used (the reason is in `mcpErrors()`). */
 export type McpStatus = "connected" | "disabled" | "failed"
 
