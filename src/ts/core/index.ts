@@ -121,7 +121,7 @@ if (typeof Symbol.asyncDispose === "symbol") {
 export interface Toolkit {
   /**
    * Fetches a remote A2A agent's card and registers one tool per skill (SPEC §7A; the first of
-   * a duplicate name wins). Takes an {@link agent} descriptor, or a card URL with
+   * a duplicate name wins). Takes an `agent` (full build) descriptor, or a card URL with
    * {@link AgentOptions}. Rejects when the card cannot be had (`network`, `http_status`,
    * `timeout`, `bad_response`; header values never in the message). Returns the toolkit.
    * Full build only: `toolnexus-wasm/core` rejects `unsupported`.

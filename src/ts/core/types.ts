@@ -122,7 +122,7 @@ export interface ToolkitOptions {
 }
 
 /**
- * A remote A2A agent (SPEC §7A), as {@link agent} makes it: the Agent Card URL, and how to call
+ * A remote A2A agent (SPEC §7A), as `agent` makes it (full build): the Agent Card URL, and how to call
  * it. Each skill of its card becomes a tool named `sanitize(card.name)_sanitize(skill)`.
  */
 export interface Agent extends AgentOptions {
