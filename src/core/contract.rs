@@ -48,6 +48,11 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::client::result::RunResult::write_typescript);
         add(crate::core::metrics::MetricEvent::write_typescript);
         add(crate::core::client::telemetry::StreamEvent::write_typescript);
+        add(crate::core::agents::budget::Budget::write_typescript);
+        add(crate::core::agents::data::InboxItem::write_typescript);
+        add(crate::core::agents::data::TaskResult::write_typescript);
+        add(crate::core::agents::data::HandleView::write_typescript);
+        add(crate::core::agents::data::HandleDetail::write_typescript);
     }
     out
 }

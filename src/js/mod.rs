@@ -2,6 +2,12 @@
 //! Decoding and encoding of values happens only in [`convert`].
 
 pub mod aborting_fetch;
+#[cfg(feature = "full")]
+pub mod agents_host;
+#[cfg(feature = "full")]
+pub mod agents_options;
+#[cfg(feature = "full")]
+pub mod agents_runtime;
 #[cfg(feature = "bench-core")]
 pub mod bench_core;
 #[cfg(feature = "full")]
