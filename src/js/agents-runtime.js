@@ -141,7 +141,8 @@ export class AgentRuntime {
     if (options === null || typeof options !== "object") {
       throw new ToolnexusError("invalid_options", `AgentRuntime: options must be an object {registry, llm?, fetch?, clock?, store?, …}, got ${typeName(options)}`)
     }
-    const Native = module.__AgentRuntime
+    // Read by name: the lean module has no runtime, and the bundler need not say so at build time.
+    const Native = Reflect.get(module, "__AgentRuntime")
     if (typeof Native !== "function") {
       throw new ToolnexusError("unsupported", "AgentRuntime: the sub-agent runtime is in the full build (toolnexus-wasm), not toolnexus-wasm/core")
     }

@@ -83,17 +83,17 @@ impl Clock for JsAgentClock {
         let Some(resolve) = resolve else {
             return Box::pin(async {});
         };
-        let cancel = match self.set_timeout.call2(
-            &self.clock,
-            &resolve,
-            &JsValue::from_f64(ms.max(0.0)),
-        ) {
-            Ok(cancel) => cancel.dyn_into::<Function>().ok(),
-            Err(thrown) => {
-                warn(&format!("clock.setTimeout threw: {}", error_text(&thrown)));
-                return Box::pin(async {});
-            }
-        };
+        let cancel =
+            match self
+                .set_timeout
+                .call2(&self.clock, &resolve, &JsValue::from_f64(ms.max(0.0)))
+            {
+                Ok(cancel) => cancel.dyn_into::<Function>().ok(),
+                Err(thrown) => {
+                    warn(&format!("clock.setTimeout threw: {}", error_text(&thrown)));
+                    return Box::pin(async {});
+                }
+            };
         let settle = resolve.clone();
         let cleanup = Box::new(move || {
             if let Some(cancel) = cancel {

@@ -44,7 +44,10 @@ pub fn budget_from_js(value: &JsValue) -> Result<Option<Budget>, String> {
         return Ok(None);
     }
     if !value.is_object() || Array::is_array(value) {
-        return Err(format!("budget must be an object, got {}", type_name(value)));
+        return Err(format!(
+            "budget must be an object, got {}",
+            type_name(value)
+        ));
     }
     let field = |key: &str| -> Result<Option<f64>, String> {
         let v = get(value, key);
@@ -174,7 +177,8 @@ fn definition(key: String, def: &JsValue, tools: &mut Tools) -> Result<AgentDef,
             names.push(tools.add(&tool, &format!("{at}.tools[{i}]"))?);
         }
     }
-    let budget = budget_from_js(&get(def, "budget")).map_err(|why| invalid(format!("{at}.{why}")))?;
+    let budget =
+        budget_from_js(&get(def, "budget")).map_err(|why| invalid(format!("{at}.{why}")))?;
     let func = |field: &str| function_field(get(def, field), &format!("{at}.{field}"), WHAT);
     Ok(AgentDef {
         does,

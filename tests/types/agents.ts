@@ -76,7 +76,7 @@ async function runtimes(lookup: import("toolnexus-wasm").Tool, store: import("to
   const clock: agents.Clock = agents.systemClock
   const registry: Record<string, agents.AgentDef> = {
     explore: { does: "read-only research", tools: [lookup], budget: { maxTokens: 500 }, onSpawn: (h) => void h.id, onClose: async (h, reason) => void [h.state, reason] },
-    lead: { does: "delegates", team: ["explore"], waitFor: async (request) => ({ id: request.id, ok: true }), onMetric: (e) => void e.type },
+    lead: { does: "delegates", team: ["explore"], waitFor: async (request) => ({ id: request.id, ok: true }), onMetric: (e) => void e.event },
   }
   const rt = new agents.AgentRuntime({ registry, llm: { baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m" }, clock, store, inboxCap: 4, maxConcurrentTurns: 2, shutdownMs: 100, hooks: {} })
   const spawned = rt.spawn(rt.root, "lead", { maxTurns: 3 })
