@@ -276,13 +276,18 @@ test("S7: carve min(own, parent remaining), live exhaustion is incomplete, maxCh
 
 // ---- S8 interrupt and close -----------------------------------------------------------------
 
-test("S8: interrupt aborts the turn, not the agent: idle, inbox restored, waiter told interrupted", async () => {
+/** A `slow` handle of `runtime` in the middle of its model call, one inbox item drained into it. */
+async function slowTurn(runtime) {
   newSlow()
-  const runtime = rt()
   const s = runtime.spawn(runtime.root, "slow")
   runtime.post(s, { from: "root", channel: "peer", text: "for later" })
   runtime.wake(s, "work slowly")
   await slow.started.promise
+  return { runtime, s }
+}
+
+test("S8: interrupt aborts the turn, not the agent: idle, inbox restored, waiter told interrupted", async () => {
+  const { runtime, s } = await slowTurn(rt())
   assert.equal(s.state, "running")
   const w = runtime.wait(s)
   runtime.interrupt(s)
@@ -293,25 +298,15 @@ test("S8: interrupt aborts the turn, not the agent: idle, inbox restored, waiter
 })
 
 test("a forced close restores the drained inbox items too", async () => {
-  newSlow()
-  const runtime = rt()
-  const s = runtime.spawn(runtime.root, "slow")
-  runtime.post(s, { from: "root", channel: "peer", text: "for later" })
-  runtime.wake(s, "work slowly")
-  await slow.started.promise
+  const { runtime, s } = await slowTurn(rt())
   await runtime.close(s, { force: true })
   assert.equal(s.state, "closed")
   assert.equal(s.inbox.length, 1)
 })
 
 test("a graceful close waits shutdownMs on the runtime's clock, then aborts", async () => {
-  newSlow()
   const clock = new VirtualClock()
-  const runtime = rt({ clock, shutdownMs: 200 })
-  const s = runtime.spawn(runtime.root, "slow")
-  runtime.post(s, { from: "root", channel: "peer", text: "for later" })
-  runtime.wake(s, "work slowly")
-  await slow.started.promise
+  const { runtime, s } = await slowTurn(rt({ clock, shutdownMs: 200 }))
   const closing = runtime.close(runtime.root)
   await clock.armed()
   assert.equal(s.state, "running", "inside the grace window")
