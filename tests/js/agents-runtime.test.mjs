@@ -9,7 +9,7 @@ import assert from "node:assert/strict"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { agents, createClient, createToolkit, defineTool, isToolnexusError } from "../../pkg/node.mjs"
+import { agents, createClient, createToolkit, defineTool, isToolnexusError, pending } from "../../pkg/node.mjs"
 import { startOpenAIStub, openai } from "./support/stub-server.mjs"
 import { clearKeyEnv } from "./support/helpers.mjs"
 
@@ -602,4 +602,94 @@ test("the lean build has no runtime: AgentRuntime and agent(...).run refuse with
   throwsCoded(() => new lean.agents.AgentRuntime({ registry: {} }), "unsupported", message)
   await assert.rejects(lean.agents.agent("a", { does: "x" }).run("hi", { llm }), (e) => e.code === "unsupported" && e.message === message)
   assert.equal(lean.agents.isVerbError({ error: "x" }), true)
+})
+
+// ---- the §8 seams on an agent run (the reference's agent-hooks.test.ts) -----------------------
+
+const checkSecret = defineTool({
+  name: "check_secret",
+  description: "needs human approval",
+  inputSchema: { type: "object", properties: {} },
+  run: async (_a, ctx) => (ctx?.answer?.ok ? "secret-token" : pending({ kind: "approval", prompt: "approve secret access?" })),
+})
+
+/** A handle's stored transcript seeded with a soul and `pairs` long user/assistant pairs. */
+async function seedTranscript(runtime, id, pairs) {
+  const msgs = [{ role: "system", content: "SOUL-VERBATIM" }]
+  for (let i = 0; i < pairs; i++) msgs.push({ role: "user", content: "q".repeat(200) }, { role: "assistant", content: "a".repeat(200) })
+  await runtime.store.save(id, msgs)
+  return msgs
+}
+
+const lastSent = (model) => stub.requests.filter((r) => r.body?.model === model).at(-1).body.messages
+
+test("a runtime beforeLLM's rewrite reaches the wire from inside an agent turn", async () => {
+  const runtime = new AgentRuntime({
+    llm,
+    registry: { a: { does: "x", soul: "soul-a", model: "m-hook-wire" } },
+    hooks: { beforeLLM: (ev) => ({ messages: [...ev.messages, { role: "system", content: "INJECTED-BY-HOOK" }] }) },
+  })
+  const h = runtime.spawn(runtime.root, "a")
+  runtime.wake(h, "hello")
+  assert.equal((await runtime.wait(h)).isError, false)
+  assert.deepEqual(lastSent("m-hook-wire").at(-1), { role: "system", content: "INJECTED-BY-HOOK" })
+})
+
+test("hooks and onMetric resolve independently: a def's hooks replace the runtime's, its onMetric is inherited", async () => {
+  let defHook = 0
+  const models = []
+  const runtime = new AgentRuntime({
+    llm,
+    hooks: { beforeLLM: () => { throw new Error("the runtime's hooks must not run for an agent with its own") } },
+    onMetric: (e) => void (e.event === "llm" && models.push(e.model)),
+    registry: { a: { does: "x", model: "m-a", hooks: { beforeLLM: () => void defHook++ } } },
+  })
+  const h = runtime.spawn(runtime.root, "a")
+  runtime.wake(h, "hi")
+  assert.equal((await runtime.wait(h)).isError, false)
+  assert.equal(defHook, 1)
+  assert.deepEqual(models, ["m-a"])
+})
+
+test("an agents.compactor on a definition compacts that agent's turn", async () => {
+  const runtime = new AgentRuntime({
+    llm,
+    registry: { long: { does: "x", soul: "SOUL-VERBATIM", model: "m-compact", hooks: { beforeLLM: agents.compactor({ maxTokens: 200, keepTail: 80, summarize: () => "SUMMARY-OF-HEAD" }) } } },
+  })
+  const h = runtime.spawn(runtime.root, "long")
+  const pre = await seedTranscript(runtime, h.id, 40)
+  runtime.wake(h, "next question")
+  assert.equal((await runtime.wait(h)).isError, false)
+  const sent = lastSent("m-compact")
+  assert.ok(sent.length < 20, `sent ${sent.length} of ${pre.length}`)
+  assert.equal(sent[0].content, "SOUL-VERBATIM")
+  assert.ok(JSON.stringify(sent).includes("SUMMARY-OF-HEAD"))
+})
+
+test("a turn that compacts and then suspends is pending (data.path) and rewound to its full pre-turn transcript", async () => {
+  stub.respond((request) => {
+    if (request.body.model !== "m-asker-compact") return model(request)
+    return call("check_secret", {}, "a1")
+  })
+  try {
+    const runtime = new AgentRuntime({
+      llm,
+      registry: { asker: { does: "needs approvals", model: "m-asker-compact", tools: [checkSecret], hooks: { beforeLLM: agents.compactor({ maxTokens: 200, keepTail: 80, summarize: () => "SUMMARY-OF-HEAD" }) } } },
+    })
+    const h = runtime.spawn(runtime.root, "asker")
+    const pre = await seedTranscript(runtime, h.id, 40)
+    runtime.wake(h, "get the secret")
+    const r = await runtime.wait(h)
+    assert.equal(r.status, "pending")
+    assert.deepEqual([r.pending.kind, r.pending.prompt, r.pending.data.path], ["approval", "approve secret access?", ["root", "asker.1"]])
+    assert.equal(h.state, "suspended")
+    assert.deepEqual(h.pendingRequest, r.pending)
+    assert.ok(lastSent("m-asker-compact").length < pre.length, "the turn compacted on the wire")
+    assert.deepEqual(await runtime.store.get(h.id), pre, "rewound, the compaction discarded")
+    runtime.interrupt(h)
+    assert.equal(h.state, "idle", "interrupt cancels a pending request")
+    assert.equal(h.pendingRequest, undefined)
+  } finally {
+    stub.respond(model)
+  }
 })
