@@ -18,8 +18,8 @@ fn warn(message: &str) {
 
 /// Starts each background turn as a task of the page's microtask queue.
 ///
-/// ```js
-/// // (Rust) let spawner: Rc<dyn Spawn> = Rc::new(LocalSpawn);
+/// ```ignore
+/// let options = RuntimeOptions::new(registry, http, clock, Rc::new(LocalSpawn));
 /// ```
 pub struct LocalSpawn;
 
@@ -110,6 +110,10 @@ impl Clock for JsAgentClock {
 }
 
 /// `onSpawn(view)`: called when a handle is spawned; a throw is reported on the console.
+///
+/// ```js
+/// registry.explore.onSpawn = (view) => console.log(`${view.id} spawned`) // the facade hands a Handle
+/// ```
 pub fn on_spawn(f: Function) -> OnSpawn {
     Rc::new(move |view: &HandleView| {
         let called = record_to_js(view).and_then(|v| f.call1(&JsValue::UNDEFINED, &v));
@@ -121,6 +125,10 @@ pub fn on_spawn(f: Function) -> OnSpawn {
 
 /// `onClose(view, reason)`, awaited before the handle's final state is kept; a throw or a
 /// rejection is reported on the console (the close goes on).
+///
+/// ```js
+/// registry.explore.onClose = async (view, reason) => await saveNotes(view.id, reason)
+/// ```
 pub fn on_close(f: Function) -> OnClose {
     Rc::new(move |view: &HandleView, reason: CloseReason| {
         let called = record_to_js(view)

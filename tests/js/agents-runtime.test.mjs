@@ -496,12 +496,26 @@ test("bad options are precise ToolnexusErrors; a bad verb is a VerbError; the mo
 })
 
 test("a model endpoint that fails is an error result, never a throw", async () => {
-  const runtime = new AgentRuntime({ llm: { baseUrl: "http://127.0.0.1:9/v1" }, registry: registry() })
+  const runtime = new AgentRuntime({ llm: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "sk-secret-123" }, registry: registry() })
   const peer = runtime.spawn(runtime.root, "peer")
   runtime.wake(peer, "hi")
   const r = await runtime.wait(peer)
   assert.deepEqual([r.status, r.isError], ["error", true])
   assert.equal(peer.state, "idle")
+  assert.ok(!JSON.stringify([r, runtime.trace, runtime.list()]).includes("sk-secret-123"), "the key never appears")
+  const unauthorized = new AgentRuntime({ llm: { ...llm, apiKey: "sk-secret-123" }, registry: { a: { does: "x", model: "m-401" } } })
+  stub.respond((request) => (request.body.model === "m-401" ? { status: 401, body: { error: { message: "bad key" } } } : model(request)))
+  try {
+    const a = unauthorized.spawn(unauthorized.root, "a")
+    unauthorized.wake(a, "hi")
+    const denied = await unauthorized.wait(a)
+    assert.deepEqual([denied.status, denied.isError], ["error", true])
+    assert.ok(denied.text.includes("401"), denied.text)
+    assert.ok(!JSON.stringify([denied, unauthorized.trace]).includes("sk-secret-123"))
+    assert.equal(stub.requests.at(-1).headers.authorization, "Bearer sk-secret-123", "the key did reach the endpoint")
+  } finally {
+    stub.respond(model)
+  }
 })
 
 // ---- the Level-1 surface --------------------------------------------------------------------
