@@ -707,3 +707,26 @@ test("a turn that compacts and then suspends is pending (data.path) and rewound 
     stub.respond(model)
   }
 })
+
+test("a definition's waitFor answers its own tool's suspension inside the turn", async () => {
+  stub.respond((request) => {
+    if (request.body.model !== "m-asker-self") return model(request)
+    const tools = request.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content))
+    return tools.some((t) => t.includes("secret-token")) ? say("asker-done: secret-token") : call("check_secret", {}, "a1")
+  })
+  try {
+    const asked = []
+    const runtime = new AgentRuntime({
+      llm,
+      registry: { asker: { does: "needs approvals", model: "m-asker-self", tools: [checkSecret], waitFor: async (req) => (asked.push(req.prompt), { id: req.id, ok: true }) } },
+    })
+    const h = runtime.spawn(runtime.root, "asker")
+    runtime.wake(h, "get the secret")
+    const r = await runtime.wait(h)
+    assert.deepEqual([r.status, r.text], ["done", "asker-done: secret-token"])
+    assert.deepEqual(asked, ["approve secret access?"])
+    assert.equal(h.state, "idle")
+  } finally {
+    stub.respond(model)
+  }
+})
