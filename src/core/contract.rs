@@ -50,6 +50,11 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::client::telemetry::StreamEvent::write_typescript);
         add(crate::core::serve::profile::McpServeConfig::write_typescript);
         add(crate::core::serve::profile::OnCallEvent::write_typescript);
+        add(crate::core::agents::budget::Budget::write_typescript);
+        add(crate::core::agents::data::InboxItem::write_typescript);
+        add(crate::core::agents::data::TaskResult::write_typescript);
+        add(crate::core::agents::data::HandleView::write_typescript);
+        add(crate::core::agents::data::HandleDetail::write_typescript);
     }
     out
 }

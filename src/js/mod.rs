@@ -4,6 +4,12 @@
 #[cfg(feature = "full")]
 pub mod a2a;
 pub mod aborting_fetch;
+#[cfg(feature = "full")]
+pub mod agents_host;
+#[cfg(feature = "full")]
+pub mod agents_options;
+#[cfg(feature = "full")]
+pub mod agents_runtime;
 #[cfg(feature = "bench-core")]
 pub mod bench_core;
 #[cfg(feature = "full")]

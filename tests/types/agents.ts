@@ -70,3 +70,59 @@ async function harnessed(toolkit: import("toolnexus-wasm").Toolkit) {
   void [status, hooks, verdict, bad, loop.turns]
 }
 void harnessed
+
+// The sub-agent runtime (SPEC §7D) and the Level-1 agent.
+async function runtimes(lookup: import("toolnexus-wasm").Tool, store: import("toolnexus-wasm").ConversationStore) {
+  const clock: agents.Clock = agents.systemClock
+  const registry: Record<string, agents.AgentDef> = {
+    explore: { does: "read-only research", tools: [lookup], budget: { maxTokens: 500 }, onSpawn: (h) => void h.id, onClose: async (h, reason) => void [h.state, reason] },
+    lead: { does: "delegates", team: ["explore"], waitFor: async (request) => ({ id: request.id, ok: true }), onMetric: (e) => void e.event },
+  }
+  const rt = new agents.AgentRuntime({ registry, llm: { baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m" }, clock, store, inboxCap: 4, maxConcurrentTurns: 2, shutdownMs: 100, hooks: {} })
+  const spawned = rt.spawn(rt.root, "lead", { maxTurns: 3 })
+  if (agents.isVerbError(spawned)) {
+    const why: string = spawned.error
+    void why
+    return
+  }
+  const h: agents.Handle = spawned
+  const state: agents.HandleState = h.state
+  const parent: agents.Handle | null = h.parent
+  const kids: agents.Handle[] = h.children
+  const items: agents.InboxItem[] = h.inbox
+  const posted = rt.post(h, { from: "external", channel: "external", text: "hi" })
+  if (!posted.ok) void posted.error.length
+  rt.wake(h, "go")
+  const result: agents.TaskResult = await rt.wait(h, { timeoutMs: 10, by: rt.root })
+  const status: agents.TaskStatus = result.status
+  rt.interrupt(h)
+  await rt.close(rt.root, { force: true, reason: "budget" })
+  const rows: agents.HandleView[] = rt.list()
+  const detail: agents.HandleDetail = rt.inspect(h)
+  const trace: string[] = rt.trace
+  const max: number = rt.maxObservedConcurrentTurns
+  // @ts-expect-error: not a close reason
+  void rt.close(h, { reason: "bored" })
+  // @ts-expect-error: the registry is required
+  void new agents.AgentRuntime({})
+  // @ts-expect-error: handles come from spawn
+  void new agents.Handle()
+  void [state, parent, kids, items, status, rows, detail, trace, max, h.depth]
+}
+void runtimes
+
+async function level1(lookup: import("toolnexus-wasm").Tool) {
+  const explore = agents.agent("explore", { does: "read-only research", uses: { tools: [lookup] }, model: "m" })
+  const coder: agents.Agent = agents.agent("coder", { does: "implements", team: [explore], budget: { maxTokens: 10_000 }, guardrails: [() => "allow"] })
+  const registry: Record<string, agents.AgentDef> = coder.registry()
+  const out: agents.AgentRunResult = await coder.run("fix it", { llm: { model: "m" } })
+  const rt: agents.AgentRuntime = out.runtime
+  const tool: import("toolnexus-wasm").Tool = explore.asTool({ llm: { model: "m" } })
+  const runtime: agents.AgentRuntime = coder.createRuntime({ inboxCap: 2 })
+  // @ts-expect-error: does is required
+  agents.agent("x", {})
+  // @ts-expect-error: a team is agents, not names
+  agents.agent("x", { does: "y", team: ["explore"] })
+  void [registry, rt, tool, runtime, lean.agents.AgentRuntime]
+}
+void level1

@@ -175,3 +175,85 @@ export interface OnCallEvent {
   /** Whether the call failed (or suspended). */
   isError: boolean
 }
+
+/**
+ * The limits an agent runs under. Every field is optional; a set one must be a positive
+ * number.
+ */
+export interface Budget {
+  /** Model calls over the handle's life (default 6). */
+  maxTurns?: number
+  /** A token pool shared downward with descendants. */
+  maxTokens?: number
+  /** A tool-call pool shared downward with descendants. */
+  maxToolCalls?: number
+  /** A wall-clock deadline in milliseconds from spawn (min'd with the parent's). */
+  maxWallMs?: number
+  /** Direct children, checked at spawn. */
+  maxChildren?: number
+  /** Children running at once (default 8); more wakes queue FIFO. */
+  maxConcurrent?: number
+  /** Tree depth below this handle's children (default 3), checked at spawn. */
+  maxDepth?: number
+}
+
+/**
+ * An unsolicited inbox item: it reaches the agent only in a fresh turn's coalesced drain,
+ * rendered with its provenance.
+ */
+export interface InboxItem {
+  /** The sender's handle path, or `"external"` / `"clock"`. */
+  from: string
+  /** The channel: `"peer"`, `"timer"`, `"external"`, …. */
+  channel: string
+  /** The content. */
+  text: string
+}
+
+/** The result of one turn (or of waiting for one), as waiters and the `task` tool see it. */
+export interface TaskResult {
+  /** The final text (the error or limit sentence when there is no answer). */
+  text: string
+  /** Whether it is a failure the parent's model should judge. */
+  isError: boolean
+  /** How it ended. */
+  status: "done" | "pending" | "incomplete" | "interrupted" | "closed" | "timeout" | "error"
+  /** Present iff `status` is `"pending"`; `data.path` names the suspended handle. */
+  pending?: Request
+  /** Model calls of the run. */
+  turns: number
+  /** Tokens of the run. */
+  totalTokens: number
+  /** The limit that stopped it, when `status` is `"incomplete"`. */
+  limit?: string
+}
+
+/** A read-only row of `list()`. */
+export interface HandleView {
+  /** The deterministic id path (`root/coordinator.1/explore.2`). */
+  id: string
+  /** The state. */
+  state: "idle" | "running" | "suspended" | "closed"
+  /** Tokens attributed to it (its own and its descendants'). */
+  tokens: number
+  /** Items waiting in its inbox. */
+  inbox: number
+}
+
+/** What `inspect()` tells of one handle: its row and more. */
+export interface HandleDetail {
+  /** The deterministic id path. */
+  id: string
+  /** The state. */
+  state: "idle" | "running" | "suspended" | "closed"
+  /** Tokens attributed to it (its own and its descendants'). */
+  tokens: number
+  /** Items waiting in its inbox. */
+  inbox: number
+  /** Model calls it made itself, over its life. */
+  turns: number
+  /** What is left of its token pool (`None`: unlimited). */
+  poolTokens?: number
+  /** Its unanswered request while suspended. */
+  pending?: Request
+}

@@ -14,7 +14,8 @@ import http from "node:http"
  * (raw, maybe not JSON) and anything else as JSON; `{hang: true}` never answers (until `close`),
  * and `{hang: true, partial: "..."}` sends the head and that much of the body, then stalls;
  * `{drop: true, partial?}` closes the connection (after the head and a partial body, if given);
- * a function `(request) => response` decides from the recorded request.
+ * a function `(request) => response` decides from the recorded request, and may return a
+ * Promise of the response (see `respond`).
  */
 function send(res, entry) {
   const { status = 200, headers = {}, body = "" } = entry
@@ -30,6 +31,7 @@ export async function startStub(routePath) {
   const waiters = []
   const hanging = new Set()
   let queue = []
+  let responder
 
   const server = http.createServer((req, res) => {
     const chunks = []
@@ -52,29 +54,40 @@ export async function startStub(routePath) {
         send(res, { status: 404, body: { error: { message: `stub: no route ${req.method} ${req.url}` } } })
         return
       }
-      let entry = queue.shift()
+      let entry = responder ? responder(recorded) : queue.shift()
       if (typeof entry === "function") entry = entry(recorded)
-      if (entry === undefined) {
-        send(res, { status: 599, body: "stub: no scripted response left" })
-      } else if (entry.drop) {
-        if (entry.partial !== undefined) {
-          res.writeHead(200, { "content-type": "application/json", "content-length": "1000" })
-          res.write(entry.partial, () => res.socket.destroy())
-        } else {
-          res.socket.destroy()
-        }
-      } else if (entry.hang) {
-        if (entry.partial !== undefined) {
-          res.writeHead(entry.status ?? 200, { "content-type": "application/json" })
-          res.write(entry.partial)
-        }
+      if (entry && typeof entry.then === "function") {
+        // A promised response: sent when it settles, unless the client has gone (an abort).
         hanging.add(res)
         res.on("close", () => hanging.delete(res))
-      } else {
-        send(res, entry)
+        entry.then((e) => res.destroyed || answer(res, e), () => res.socket?.destroy())
+        return
       }
+      answer(res, entry)
     })
   })
+
+  function answer(res, entry) {
+    if (entry === undefined) {
+      send(res, { status: 599, body: "stub: no scripted response left" })
+    } else if (entry.drop) {
+      if (entry.partial !== undefined) {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "1000" })
+        res.write(entry.partial, () => res.socket.destroy())
+      } else {
+        res.socket.destroy()
+      }
+    } else if (entry.hang) {
+      if (entry.partial !== undefined) {
+        res.writeHead(entry.status ?? 200, { "content-type": "application/json" })
+        res.write(entry.partial)
+      }
+      hanging.add(res)
+      res.on("close", () => hanging.delete(res))
+    } else {
+      send(res, entry)
+    }
+  }
   await new Promise((resolve, reject) => {
     server.once("error", reject)
     server.listen(0, "127.0.0.1", resolve)
@@ -87,6 +100,15 @@ export async function startStub(routePath) {
     /** Replaces the queue with `responses` and forgets the recorded requests. */
     script(...responses) {
       queue = responses
+      requests.length = 0
+      return this
+    },
+    /**
+     * Answers every request with `decide(request)` from now on (a response, or a Promise of
+     * one, sent when it settles), instead of the queue; `undefined` goes back to the queue.
+     */
+    respond(decide) {
+      responder = decide
       requests.length = 0
       return this
     },
