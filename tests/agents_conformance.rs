@@ -2,7 +2,9 @@
 //! played natively: the fixture's registry and tools, its `mockLLM` scripts as scripted models
 //! keyed by model name, its steps as verbs, its expectations asserted as written. Without
 //! `../shared/conformance` these tests are ignored (`build.rs`); `agents_runtime.rs` tests the
-//! same behaviour on the project's own data.
+//! same behaviour on the project's own data. Fixtures played: shared/conformance/subagent-fanout,
+//! shared/conformance/subagent-lifecycle, shared/conformance/subagent-budgets and
+//! shared/conformance/agent-hooks.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use crate::common;

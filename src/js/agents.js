@@ -1,5 +1,4 @@
-// The `agents` namespace (SPEC §7D–§7F): the sub-agent runtime (agents-runtime.js over the
-// module's, and agent.js, the Level-1 `agent`), compaction (§7F, here) and the harness
+// The `agents` namespace (SPEC §7D–§7F): compaction (§7F, here) and the harness
 // (harness.js: guardrails, the completion gate, `Loop`). Compaction: `compactor(options)`
 // makes a `beforeLLM` hook that, once the transcript's token estimate is over `maxTokens`, swaps
 // the older body for one summary message (a system message after a leading system prompt, else a
@@ -11,8 +10,6 @@ import { ToolnexusError } from "./errors.js"
 import { errorText, typeName } from "./stores.js"
 
 export { allTodosDone, guardedHooks, harness, Loop, runGated } from "./harness.js"
-export { AgentRuntime, Handle, isVerbError, systemClock } from "./agents-runtime.js"
-export { Agent, agent } from "./agent.js"
 
 /** Starts the summary system message; a host (or a test) recognises a compaction by it. */
 const SUMMARY_PREFIX = "[Summary of earlier conversation]\n"

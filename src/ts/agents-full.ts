@@ -8,6 +8,7 @@ import type { IndexedDbFileSystem, MemoryFileSystem } from "./index.js"
 import type { NodeFsPromises, ToolnexusFs } from "./types.js"
 
 export * from "../js/agents.js"
+export * from "../js/agents-tree.js"
 
 const glue = checked(module)
 

@@ -1,5 +1,5 @@
-// The shared sub-agent fixtures (../shared/conformance/subagent-fanout, subagent-budgets,
-// subagent-lifecycle) through the JavaScript surface: each fixture's registry, tools and
+// The shared sub-agent fixtures (../shared/conformance/subagent-fanout,
+// ../shared/conformance/subagent-budgets, ../shared/conformance/subagent-lifecycle) through the JavaScript surface: each fixture's registry, tools and
 // scripted models (`mockLLM`, served by a real local endpoint) and its steps, checked against
 // its `expect`. Skipped, saying why, when ../shared/conformance is not beside the project.
 // (Escalation and durable resume, subagent-escalation and subagent-durable-resume, are not in

@@ -71,7 +71,7 @@ test("the tarball holds exactly the files a user needs", () => {
   // The entries (written from the TypeScript facade), their declarations (ESM and CommonJS), and
   // the two modules a page loads on first use.
   const topLevel = ["deno.js", "index.js", "web.js", "node.cjs", "node.mjs", "package.json", "browser-stores.js", "http-send.js"]
-  for (const types of ["index", "types", "records", "parts", "stores", "errors", "define-tool", "agents", "agents-full", "browser-fs", "serve"]) {
+  for (const types of ["index", "types", "records", "parts", "stores", "errors", "define-tool", "agents", "agents-full", "agents-tree", "browser-fs", "serve"]) {
     topLevel.push(`${types}.d.ts`, `${types}.d.cts`)
   }
   for (const optional of ["README.md", "LICENSE"]) {
