@@ -9,6 +9,8 @@
 //! | [`options`] | `RuntimeOptions` (checked) and `LlmSettings` |
 //! | [`runtime`] | the verbs `spawn`, `post`, `wake`, `wait`, `interrupt`, `list`, `inspect` |
 //! | [`close`] | `close`, leaf-first |
+//! | [`resume`] | the Answer routed to the deepest suspended handle; inline and durable resume |
+//! | `interpreter` | a handle's `waitFor`: nearest interpreter wins, one hop at a time |
 //! | `admission` | a wake's admission, slot transfer, the live budget walk |
 //! | `turn` | one turn: the handle's client, its run, the outcome recorded |
 //! | [`task`] | the `task` tool: delegation to a team member |
@@ -25,9 +27,11 @@ pub mod close;
 pub mod data;
 pub mod gate;
 pub mod inbox;
+mod interpreter;
 pub mod node;
 pub mod options;
 pub mod registry;
+pub mod resume;
 pub mod runtime;
 pub mod signal;
 pub mod snapshot;

@@ -9,7 +9,7 @@ use super::data::{HandleDetail, HandleState, HandleView, InboxItem, TaskResult};
 use super::registry::Agent;
 use super::signal::TurnAbort;
 use super::waiter::Slot;
-use crate::core::types::Request;
+use crate::core::types::{Answer, Request};
 
 /// Where a halted turn resumes: its exact input (prompt plus the rendered inbox drain).
 #[derive(Debug, Clone, PartialEq)]
@@ -81,6 +81,17 @@ pub struct Node {
     pub abort: Option<Rc<TurnAbort>>,
     /// Registered waiters.
     pub waiters: Vec<Rc<Slot>>,
+    /// The Answer the next turn (a resumed one) hands to its re-raised request.
+    pub one_shot: Option<OneShot>,
+}
+
+/// The Answer a resumed turn's replay gives to the request its halted tool raises again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OneShot {
+    /// The request the Answer answered (its id already checked).
+    pub request: Request,
+    /// The checked Answer.
+    pub answer: Answer,
 }
 
 impl Node {
@@ -113,6 +124,7 @@ impl Node {
             close_waiters: Vec::new(),
             abort: None,
             waiters: Vec::new(),
+            one_shot: None,
         }
     }
 

@@ -17,7 +17,7 @@ use super::node::{Node, QueuedWake, Tree};
 pub use super::options::{LlmSettings, RuntimeOptions};
 use super::registry::{Agent, AgentDef, Registry};
 use super::waiter::{Slot, Waiting};
-use crate::core::client::hooks::Hooks;
+use crate::core::client::hooks::{Hooks, WaitFor};
 use crate::core::client::store::{InMemoryStore, Store};
 use crate::core::client::telemetry::MetricSink;
 use crate::core::host::{Clock, Http, LocalBoxFuture, Spawn};
@@ -62,6 +62,7 @@ pub(super) struct Inner {
     pub(super) shutdown_ms: f64,
     pub(super) hooks: Option<Rc<dyn Hooks>>,
     pub(super) on_metric: Option<Rc<dyn MetricSink>>,
+    pub(super) wait_for: Option<Rc<dyn WaitFor>>,
     pub(super) tree: RefCell<Tree>,
     pub(super) serial: u64,
     pub(super) trace: RefCell<Vec<String>>,
@@ -163,6 +164,7 @@ impl AgentRuntime {
             shutdown_ms: options.shutdown_ms.unwrap_or(200.0),
             hooks: options.hooks,
             on_metric: options.on_metric,
+            wait_for: options.wait_for,
             tree: RefCell::new(Tree::new(root, void)),
             serial,
             trace: RefCell::new(Vec::new()),

@@ -3,10 +3,12 @@
 //! outcome recorded: usage rolled up the tree (the budget ledger), the state moved on, the
 //! transition traced, the waiters answered. A failure is a result, never a panic or a throw.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::data::{HandleState, TaskResult, TaskStatus};
-use super::node::Checkpoint;
+use super::interpreter::Interpreter;
+use super::node::{Checkpoint, OneShot};
 use super::runtime::{AgentRuntime, Handle};
 use super::signal::{AbortHandle, TurnAbort};
 use super::task::TaskTool;
@@ -44,7 +46,8 @@ impl AgentRuntime {
         let id = self.id(h);
         let store = self.0.store.clone();
         let pre_turn = store.get(&id).await?.unwrap_or_default();
-        let (client, toolkit) = self.client_for(h);
+        let one_shot = self.0.tree.borrow_mut()[h.0].one_shot.take();
+        let (client, toolkit) = self.client_for(h, one_shot);
         let mut run = RunInput::new(toolkit, input.into());
         run.signal = Some(Rc::new(AbortHandle(abort.clone())));
         let result = client
@@ -56,7 +59,7 @@ impl AgentRuntime {
 
     /// The handle's client and toolkit view. The def's `hooks` and `onMetric` each replace
     /// the runtime's when set (never merged), and are handed over untouched.
-    fn client_for(&self, h: Handle) -> (Client, Rc<Toolkit>) {
+    fn client_for(&self, h: Handle, one_shot: Option<OneShot>) -> (Client, Rc<Toolkit>) {
         let tree = self.0.tree.borrow();
         let node = &tree[h.0];
         let def = &node.agent.def;
@@ -89,12 +92,25 @@ impl AgentRuntime {
             .or_else(|| self.0.hooks.clone())
             .unwrap_or_else(|| Rc::new(NoHooks));
         let sink = def.on_metric.clone().or_else(|| self.0.on_metric.clone());
+        // The nearest interpreter: the def's `waitFor`, else the runtime's for a top-level
+        // handle; none of them, and a suspension halts the run (it escalates to the parent).
+        let authority = match (&def.wait_for, node.parent, &self.0.wait_for) {
+            (Some(w), _, _) => Some((node.id.to_string(), w.clone())),
+            (None, Some(0), Some(w)) => Some(("root".to_owned(), w.clone())),
+            _ => None,
+        };
+        let interpreter = Interpreter {
+            rt: self.clone(),
+            id: node.id.clone(),
+            one_shot: RefCell::new(one_shot),
+            authority,
+        };
         let client = Client {
             dialect: config.style.dialect(),
             config: Rc::new(config),
             http: self.0.http.clone(),
             hooks,
-            wait_for: def.wait_for.clone(),
+            wait_for: Some(Rc::new(interpreter)),
             clock: self.0.clock.clone(),
             telemetry: Rc::new(Telemetry::with_sink(sink)),
             requests: Rc::default(),
