@@ -417,6 +417,33 @@ impl Bed {
         models: Rc<Models>,
         configure: impl FnOnce(&mut RuntimeOptions),
     ) -> Bed {
+        Bed::build(defs, tools, models, configure, |o| {
+            Ok::<_, ()>(AgentRuntime::new(o).unwrap())
+        })
+        .unwrap()
+    }
+
+    /// A bench whose runtime is restored from a saved `state` (a fresh process's), on a new
+    /// executor and clock.
+    pub fn restored(
+        defs: Vec<AgentDef>,
+        tools: &[SharedTool],
+        models: Rc<Models>,
+        configure: impl FnOnce(&mut RuntimeOptions),
+        state: &Value,
+    ) -> Result<Bed, toolnexus::core::agents::resume::ResumeError> {
+        Bed::build(defs, tools, models, configure, |o| {
+            AgentRuntime::restore(o, state)
+        })
+    }
+
+    fn build<E>(
+        defs: Vec<AgentDef>,
+        tools: &[SharedTool],
+        models: Rc<Models>,
+        configure: impl FnOnce(&mut RuntimeOptions),
+        make: impl FnOnce(RuntimeOptions) -> Result<AgentRuntime, E>,
+    ) -> Result<Bed, E> {
         let pool = LocalPool::new();
         let clock = Rc::new(VirtualClock::default());
         let registry = Registry::new(defs, tools).unwrap();
@@ -427,12 +454,12 @@ impl Bed {
             Rc::new(PoolSpawner(pool.spawner())),
         );
         configure(&mut options);
-        Bed {
-            rt: AgentRuntime::new(options).unwrap(),
+        Ok(Bed {
+            rt: make(options)?,
             pool: RefCell::new(pool),
             clock,
             models,
-        }
+        })
     }
 
     /// Runs the executor until `future` completes.

@@ -16,6 +16,8 @@ mod agents_conformance;
 mod agents_hooks;
 #[path = "../agents_props.rs"]
 mod agents_props;
+#[path = "../agents_resume.rs"]
+mod agents_resume;
 #[path = "../agents_runtime.rs"]
 mod agents_runtime;
 #[path = "../client_abort.rs"]

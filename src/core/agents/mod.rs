@@ -9,6 +9,7 @@
 //! | [`options`] | `RuntimeOptions` (checked) and `LlmSettings` |
 //! | [`runtime`] | the verbs `spawn`, `post`, `wake`, `wait`, `interrupt`, `list`, `inspect` |
 //! | [`close`] | `close`, leaf-first |
+//! | [`durable`] | the runtime's state as JSON (`saved_state`, `save_state`) and a runtime rebuilt from it (`restore`) |
 //! | [`resume`] | the Answer routed to the deepest suspended handle; inline and durable resume |
 //! | `interpreter` | a handle's `waitFor`: nearest interpreter wins, one hop at a time |
 //! | `admission` | a wake's admission, slot transfer, the live budget walk |
@@ -25,6 +26,7 @@ pub mod as_tool;
 pub mod budget;
 pub mod close;
 pub mod data;
+pub mod durable;
 pub mod gate;
 pub mod inbox;
 mod interpreter;

@@ -28,6 +28,9 @@ pub enum ResumeError {
     /// The store could not read or write the state. Code `store`.
     #[error("{0}")]
     Store(String),
+    /// The options a restored runtime is built from are out of range. Code `invalid_options`.
+    #[error("{0}")]
+    Options(String),
 }
 
 impl ResumeError {
@@ -42,6 +45,7 @@ impl ResumeError {
             ResumeError::InvalidAnswer(_) => "invalid_resume",
             ResumeError::InvalidState(_) => "invalid_argument",
             ResumeError::Store(_) => "store",
+            ResumeError::Options(_) => "invalid_options",
         }
     }
 }

@@ -1,0 +1,253 @@
+//! A runtime's state as plain JSON, and a runtime rebuilt from it (SPEC §7D durable resume):
+//! the handle table (states, inboxes, budgets used, pending requests, checkpoints, task keys)
+//! and the transition trace. Transcripts are not in it: they live in the runtime's one store,
+//! which the rebuilt runtime is given again. A saved state is checked before anything is
+//! rebuilt: a corrupt one, or one whose agents this registry does not have, is refused.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use super::budget::{Caps, Pools};
+use super::data::HandleState;
+use super::node::{Checkpoint, Node, QueuedWake};
+use super::resume::ResumeError;
+use super::runtime::{AgentRuntime, RuntimeOptions};
+use super::snapshot::HandleRecord;
+use crate::core::host::LocalBoxFuture;
+use crate::core::json::record::Record;
+use crate::core::json::value::Value;
+use crate::core::message::Message;
+
+/// The `format` of a saved runtime state.
+pub const STATE_FORMAT: &str = "toolnexus-agent-runtime/v1";
+
+crate::record! {
+    /// A runtime at rest, as plain JSON: what [`AgentRuntime::saved_state`] gives and
+    /// [`AgentRuntime::restore`] takes.
+    pub struct RuntimeState as "struct RuntimeState" {
+        /// Always `"toolnexus-agent-runtime/v1"`.
+        pub format: String = "format",
+        /// Every handle, the root first, in table order.
+        pub handles: Vec<HandleRecord> = "handles",
+        /// The transition trace so far.
+        pub trace: Vec<String> = "trace",
+    }
+}
+
+fn corrupt(message: impl Into<String>) -> ResumeError {
+    ResumeError::InvalidState(format!("saved runtime state refused: {}", message.into()))
+}
+
+impl AgentRuntime {
+    /// The runtime's state as plain JSON (a [`RuntimeState`]): save it between turns, for
+    /// example once the root's result is `pending`, and [`restore`](Self::restore) it later.
+    pub fn saved_state(&self) -> Value {
+        RuntimeState {
+            format: STATE_FORMAT.to_owned(),
+            handles: self.snapshot(),
+            trace: self.trace(),
+        }
+        .to_json_value()
+    }
+
+    /// Saves [`saved_state`](Self::saved_state) in the runtime's store, as the one message of the
+    /// conversation `key` (`{"role": "state", "state": …}`).
+    pub fn save_state(&self, key: &str) -> LocalBoxFuture<'static, Result<(), ResumeError>> {
+        let message = Message::from_value(crate::json_value!({
+            "role": "state",
+            "state": (self.saved_state())
+        }));
+        let saving = self.0.store.save(key, &[message]);
+        Box::pin(async move { saving.await.map_err(ResumeError::Store) })
+    }
+
+    /// A runtime built from `options` holding a saved `state`: its handles as they were
+    /// (suspended ones still waiting on their requests, ready for [`resume`](Self::resume)),
+    /// its trace continued. Handles of the saving runtime are not handles of this one; find
+    /// them again by id ([`find`](Self::find)). Refused, with nothing changed: a state that is
+    /// not a [`RuntimeState`], one that is inconsistent (ids, parents, children, a handle
+    /// saved mid-turn), one naming agents the registry does not have; options out of range.
+    pub fn restore(options: RuntimeOptions, state: &Value) -> Result<AgentRuntime, ResumeError> {
+        match state.get("format") {
+            Some(Value::String(f)) if f == STATE_FORMAT => {}
+            Some(other) => {
+                return Err(corrupt(format!(
+                    "its format is {}, not \"{STATE_FORMAT}\"",
+                    crate::core::json::text::Json(other)
+                )))
+            }
+            None => {
+                return Err(corrupt(format!(
+                    "it has no format (a saved state's is \"{STATE_FORMAT}\")"
+                )))
+            }
+        }
+        let saved = RuntimeState::from_json(state.clone()).map_err(corrupt)?;
+        let rt = AgentRuntime::new(options).map_err(|e| ResumeError::Options(e.0))?;
+        let nodes = rt.rebuild(&saved.handles)?;
+        {
+            let mut tree = rt.0.tree.borrow_mut();
+            for (i, node) in nodes.into_iter().enumerate() {
+                if i == 0 {
+                    tree[0] = node;
+                } else {
+                    tree.push(node);
+                }
+            }
+        }
+        *rt.0.trace.borrow_mut() = saved.trace;
+        Ok(rt)
+    }
+
+    /// [`restore`](Self::restore) from what [`save_state`](Self::save_state) saved under `key`
+    /// in `options.store` (which must be given).
+    pub fn restore_from_store(
+        options: RuntimeOptions,
+        key: &str,
+    ) -> LocalBoxFuture<'static, Result<AgentRuntime, ResumeError>> {
+        let Some(store) = options.store.clone() else {
+            let e = ResumeError::Options("restore_from_store needs the options' store".into());
+            return Box::pin(async move { Err(e) });
+        };
+        let loading = store.get(key);
+        let key = key.to_owned();
+        Box::pin(async move {
+            let messages = loading.await.map_err(ResumeError::Store)?;
+            let state = messages
+                .as_deref()
+                .and_then(|m| m.first())
+                .and_then(|m| m.value().get("state"))
+                .cloned()
+                .ok_or_else(|| {
+                    corrupt(format!("the store holds no saved state under \"{key}\""))
+                })?;
+            AgentRuntime::restore(options, &state)
+        })
+    }
+
+    /// The saved records as handles, checked against each other and the registry.
+    fn rebuild(&self, records: &[HandleRecord]) -> Result<Vec<Node>, ResumeError> {
+        let index = |id: &str| records.iter().position(|r| r.id == id);
+        let find = |id: &str| records.iter().enumerate().find(|(_, r)| r.id == id);
+        let root = records
+            .first()
+            .ok_or_else(|| corrupt("it has no handles"))?;
+        if root.id != "root" || root.parent.is_some() {
+            return Err(corrupt("its first handle is not the root"));
+        }
+        if let Some((_, r)) = records
+            .iter()
+            .enumerate()
+            .find(|(i, r)| index(&r.id) != Some(*i))
+        {
+            return Err(corrupt(format!("handle \"{}\" is saved twice", r.id)));
+        }
+        let mut nodes = Vec::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            if r.state == HandleState::Running {
+                return Err(corrupt(format!(
+                    "handle \"{}\" was saved mid-turn (running); save between turns",
+                    r.id
+                )));
+            }
+            if (r.state == HandleState::Suspended) != r.pending.is_some() {
+                return Err(corrupt(format!(
+                    "handle \"{}\" is {} {} a pending request",
+                    r.id,
+                    r.state.as_str(),
+                    if r.pending.is_some() {
+                        "with"
+                    } else {
+                        "without"
+                    }
+                )));
+            }
+            let parent = match (&r.parent, i) {
+                (None, 0) => None,
+                (Some(p), i) if i > 0 => {
+                    let (at, parent) = find(p).filter(|(at, _)| *at < i).ok_or_else(|| {
+                        corrupt(format!("handle \"{}\": no parent \"{p}\" before it", r.id))
+                    })?;
+                    let named =
+                        r.id.strip_prefix(&format!("{p}/{}.", r.agent))
+                            .and_then(|n| n.parse::<u32>().ok())
+                            .is_some_and(|n| n >= 1 && n <= parent.seq);
+                    if !named || !parent.children.contains(&r.id) || r.depth != parent.depth + 1 {
+                        return Err(corrupt(format!(
+                            "handle \"{}\" does not fit under its parent \"{p}\"",
+                            r.id
+                        )));
+                    }
+                    Some(at)
+                }
+                _ => return Err(corrupt(format!("handle \"{}\" has no parent", r.id))),
+            };
+            let agent = if i == 0 {
+                self.0.tree.borrow()[0].agent.clone()
+            } else {
+                self.0.registry.get(&r.agent).cloned().ok_or_else(|| {
+                    corrupt(format!(
+                        "it names agent \"{}\", which this registry does not have (known: {})",
+                        r.agent,
+                        self.0.registry.names().join(", ")
+                    ))
+                })?
+            };
+            let children = r
+                .children
+                .iter()
+                .map(|c| {
+                    find(c)
+                        .filter(|(_, child)| child.parent.as_deref() == Some(r.id.as_str()))
+                        .map(|(at, _)| at)
+                        .ok_or_else(|| {
+                            corrupt(format!("handle \"{}\": unknown child \"{c}\"", r.id))
+                        })
+                })
+                .collect::<Result<Vec<usize>, _>>()?;
+            let wake_queue = r
+                .wake_queue
+                .iter()
+                .map(|q| {
+                    let child = index(&q.child)
+                        .filter(|at| children.contains(at))
+                        .ok_or_else(|| {
+                            corrupt(format!(
+                                "handle \"{}\": a queued wake of no child \"{}\"",
+                                r.id, q.child
+                            ))
+                        })?;
+                    Ok(QueuedWake {
+                        child,
+                        prompt: q.prompt.clone(),
+                    })
+                })
+                .collect::<Result<VecDeque<QueuedWake>, ResumeError>>()?;
+            let mut node = Node::new(Rc::from(r.id.as_str()), agent, r.budget.clone(), parent);
+            node.caps = Caps::of(&node.budget);
+            node.depth = r.depth;
+            node.children = children;
+            node.inbox = r.inbox.clone();
+            node.state = r.state;
+            node.pools = Pools {
+                tokens: r.pool_tokens,
+                tool_calls: r.pool_tool_calls,
+                children: r.pool_children,
+            };
+            node.deadline = r.deadline;
+            node.usage_total = r.usage_total;
+            node.tool_calls_total = r.tool_calls_total;
+            node.turns_total = r.turns_total;
+            node.pending = r.pending.clone();
+            node.last_result = r.last_result.clone();
+            node.checkpoint = r.checkpoint.clone().map(|input| Checkpoint { input });
+            node.task_key = r.task_key.clone();
+            node.seq = r.seq;
+            node.wake_queue = wake_queue;
+            // Nothing runs between turns: no slot is held.
+            node.running_children = 0;
+            nodes.push(node);
+        }
+        Ok(nodes)
+    }
+}
