@@ -340,6 +340,7 @@ pub fn check_secret_named(
     approved: Rc<Cell<u32>>,
 ) -> SharedTool {
     let prompt = prompt.to_owned();
+    let tool = name.to_owned();
     FnTool::new(
         name,
         json!({"type": "object", "properties": {}}),
@@ -352,7 +353,7 @@ pub fn check_secret_named(
                     ToolResult::ok("secret-token")
                 }
                 _ => toolnexus::core::types::pending(toolnexus::core::types::Request {
-                    id: format!("req-{n}"),
+                    id: format!("{tool}-req-{n}"),
                     kind: "approval".into(),
                     prompt: prompt.clone(),
                     url: None,

@@ -18,6 +18,8 @@ mod agents_hooks;
 mod agents_props;
 #[path = "../agents_resume.rs"]
 mod agents_resume;
+#[path = "../agents_resume_props.rs"]
+mod agents_resume_props;
 #[path = "../agents_runtime.rs"]
 mod agents_runtime;
 #[path = "../client_abort.rs"]
