@@ -607,3 +607,96 @@ fn a_suspended_handle_buffers_posts_and_ignores_wakes_until_its_answer() {
     .unwrap();
     assert_eq!(bed.rt.state(lead), HandleState::Idle);
 }
+
+#[test]
+fn a_second_answer_to_a_request_being_resumed_is_refused() {
+    let chain = Chain::new();
+    let bed = chain.bed(|_| {}, None);
+    let (_, r1) = run(&bed, "lead");
+    let id = r1.pending.unwrap().id;
+    let first = bed.rt.resume(json!({"id": id.clone(), "ok": true}));
+    let second = bed.rt.resume(json!({"id": id.clone(), "ok": true}));
+    let (a, b) = bed.block_on(futures_util::future::join(first, second));
+    assert_eq!(a.unwrap().status, TaskStatus::Done);
+    assert_eq!(
+        b.unwrap_err().to_string(),
+        format!("the request \"{id}\" is already being resumed")
+    );
+    assert_eq!((chain.approved.get(), spawns(&bed.rt)), (1, 3));
+    // Once done, the id waits nowhere.
+    let late = bed.block_on(bed.rt.resume(json!({"id": id, "ok": true})));
+    assert_eq!(
+        late.unwrap_err().to_string(),
+        "no suspended handle to resume"
+    );
+}
+
+#[test]
+fn requests_with_one_id_in_two_subtrees_are_told_apart_by_path() {
+    // Two parallel leaves whose tools mint the same id.
+    let fixed = |name: &str| -> SharedTool {
+        common::agent::FnTool::new(
+            name,
+            json!({"type": "object", "properties": {}}),
+            |_, ctx| {
+                let result = match ctx.answer {
+                    Some(a) if a.ok => toolnexus::core::types::ToolResult::ok("secret-token"),
+                    _ => toolnexus::core::types::pending(toolnexus::core::types::Request {
+                        id: "same".into(),
+                        kind: "approval".into(),
+                        prompt: "approve?".into(),
+                        url: None,
+                        data: None,
+                        expires_at: None,
+                    }),
+                };
+                Box::pin(async move { result })
+            },
+        )
+    };
+    let models = Models::new(vec![
+        (
+            "m-lead",
+            vec![
+                Rule::calls(
+                    When::ToolMsgs(0),
+                    vec![
+                        ("task", json!({"agent": "a", "prompt": "go"})),
+                        ("task", json!({"agent": "b", "prompt": "go"})),
+                    ],
+                ),
+                Rule::text(
+                    When::ToolMsgsAtLeast(2),
+                    "<join all tool msg contents with ' + '>",
+                ),
+            ],
+        ),
+        ("m-a", leaf_rules("tool_a")),
+        ("m-b", leaf_rules("tool_b")),
+    ]);
+    let defs = vec![
+        def("lead", "leads", "m-lead", &[], &["a", "b"]),
+        def("a", "a", "m-a", &["tool_a"], &[]),
+        def("b", "b", "m-b", &["tool_b"], &[]),
+    ];
+    let bed = Bed::new(defs, &[fixed("tool_a"), fixed("tool_b")], models, |_| {});
+    let (_, r1) = run(&bed, "lead");
+    assert_eq!(r1.status, TaskStatus::Pending);
+    // b first, by its path; then the one left, by id alone.
+    let b: Vec<String> = ["root", "lead.1", "b.2"].map(String::from).to_vec();
+    let r2 = bed
+        .block_on(
+            bed.rt
+                .resume_within(Some(&b), json!({"id": "same", "ok": false})),
+        )
+        .unwrap();
+    assert_eq!(r2.status, TaskStatus::Pending);
+    assert_eq!(bed.rt.suspended().len(), 2, "a and the lead still wait");
+    let r3 = bed
+        .block_on(bed.rt.resume(json!({"id": "same", "ok": true})))
+        .unwrap();
+    assert_eq!(
+        (r3.status, r3.text.as_str()),
+        (TaskStatus::Done, "leaf: secret-token + leaf: refused")
+    );
+}

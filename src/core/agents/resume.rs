@@ -76,10 +76,12 @@ impl AgentRuntime {
         path: Option<&[String]>,
         answer: Value,
     ) -> LocalBoxFuture<'static, Result<TaskResult, ResumeError>> {
-        let routed = self.route(path, answer);
+        let path = path.map(<[String]>::to_vec);
         let rt = self.clone();
         Box::pin(async move {
-            let (leaf, shot) = routed?;
+            // Routed when first polled: what is suspended then is what the Answer may reach.
+            let (leaf, shot) = rt.route(path.as_deref(), answer)?;
+            let _under_way = Resuming::start(&rt, &shot.request.id)?;
             let line = {
                 let tree = rt.0.tree.borrow();
                 let node = &tree[leaf.0];
@@ -234,5 +236,33 @@ impl AgentRuntime {
         let waiting = self.wait(h, WaitOptions::default());
         self.start_turn(h, input);
         waiting
+    }
+}
+
+/// A durable resume under way for one request id; ends when dropped.
+struct Resuming {
+    rt: AgentRuntime,
+    id: String,
+}
+
+impl Resuming {
+    fn start(rt: &AgentRuntime, id: &str) -> Result<Resuming, ResumeError> {
+        let mut under_way = rt.0.resuming.borrow_mut();
+        if under_way.iter().any(|r| r == id) {
+            return Err(invalid(format!(
+                "the request \"{id}\" is already being resumed"
+            )));
+        }
+        under_way.push(id.to_owned());
+        Ok(Resuming {
+            rt: rt.clone(),
+            id: id.to_owned(),
+        })
+    }
+}
+
+impl Drop for Resuming {
+    fn drop(&mut self) {
+        self.rt.0.resuming.borrow_mut().retain(|r| *r != self.id);
     }
 }

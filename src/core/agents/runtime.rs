@@ -66,6 +66,8 @@ pub(super) struct Inner {
     pub(super) tree: RefCell<Tree>,
     pub(super) serial: u64,
     pub(super) trace: RefCell<Vec<String>>,
+    /// Request ids a durable resume is under way for (a second Answer to one is refused).
+    pub(super) resuming: RefCell<Vec<String>>,
 }
 
 /// The runtime; cheap to clone (all clones are the same runtime).
@@ -168,6 +170,7 @@ impl AgentRuntime {
             tree: RefCell::new(Tree::new(root, void)),
             serial,
             trace: RefCell::new(Vec::new()),
+            resuming: RefCell::new(Vec::new()),
         })))
     }
 
