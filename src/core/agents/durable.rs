@@ -67,6 +67,83 @@ impl AgentRuntime {
     /// them again by id ([`find`](Self::find)). Refused, with nothing changed: a state that is
     /// not a [`RuntimeState`], one that is inconsistent (ids, parents, children, a handle
     /// saved mid-turn), one naming agents the registry does not have; options out of range.
+    ///
+    /// ```
+    /// use std::rc::Rc;
+    /// use futures_executor::{LocalPool, LocalSpawner};
+    /// use futures_util::task::{LocalFutureObj, LocalSpawn};
+    /// use toolnexus::core::agents::{data::TaskStatus, registry::{AgentDef, Registry},
+    ///     runtime::{AgentRuntime, RuntimeOptions, WaitOptions}};
+    /// use toolnexus::core::client::store::{InMemoryStore, Store};
+    /// use toolnexus::core::host::{Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture, Spawn};
+    /// use toolnexus::core::{json::value::Value, spec::ToolSpec, tool::{Context, Tool, SharedTool}};
+    /// use toolnexus::core::types::{pending, Request, ToolResult};
+    ///
+    /// /// Calls `approve` until a tool result says "granted", then answers "finished".
+    /// struct Model;
+    /// impl Http for Model {
+    ///     fn send(&self, r: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+    ///         let body = if r.body.as_deref().unwrap_or("").contains("granted") {
+    ///             r#"{"choices":[{"message":{"role":"assistant","content":"finished"}}]}"#
+    ///         } else {
+    ///             r#"{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[
+    ///                 {"id":"c1","type":"function","function":{"name":"approve","arguments":"{}"}}]}}]}"#
+    ///         };
+    ///         Box::pin(async move { Ok(HttpResponse { status: 200, retry_after: None, body: body.into() }) })
+    ///     }
+    /// }
+    /// /// Suspends for approval; with an approving answer, "granted".
+    /// struct Approve(ToolSpec);
+    /// impl Tool for Approve {
+    ///     fn spec(&self) -> &ToolSpec { &self.0 }
+    ///     fn execute(&self, _: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+    ///         let r = match ctx.answer {
+    ///             Some(a) if a.ok => ToolResult::ok("granted"),
+    ///             _ => pending(Request { id: "r1".into(), kind: "approval".into(),
+    ///                 prompt: "may I?".into(), url: None, data: None, expires_at: None }),
+    ///         };
+    ///         Box::pin(async move { r })
+    ///     }
+    /// }
+    /// struct Still;
+    /// impl Clock for Still {
+    ///     fn now_ms(&self) -> f64 { 0.0 }
+    ///     fn sleep(&self, _: f64) -> LocalBoxFuture<'static, ()> { Box::pin(std::future::pending()) }
+    /// }
+    /// struct Pool(LocalSpawner);
+    /// impl Spawn for Pool {
+    ///     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+    ///         self.0.spawn_local_obj(LocalFutureObj::new(task)).unwrap();
+    ///     }
+    /// }
+    /// let schema = toolnexus::json!({"type": "object", "properties": {}});
+    /// let tools: Vec<SharedTool> = vec![Rc::new(Approve(ToolSpec::new("approve", "asks", schema, "native").unwrap()))];
+    /// let store: Rc<dyn Store> = Rc::new(InMemoryStore::default());
+    /// let options = |pool: &LocalPool| {
+    ///     let defs = vec![AgentDef { tools: vec!["approve".into()], ..AgentDef::new("asker", "asks") }];
+    ///     let mut o = RuntimeOptions::new(Registry::new(defs, &tools).unwrap(), Rc::new(Model),
+    ///         Rc::new(Still), Rc::new(Pool(pool.spawner())));
+    ///     o.store = Some(store.clone());
+    ///     o
+    /// };
+    ///
+    /// // No `waitFor` anywhere: the run halts, and the runtime's state is saved as text.
+    /// let mut pool = LocalPool::new();
+    /// let rt = AgentRuntime::new(options(&pool)).unwrap();
+    /// let asker = rt.spawn(rt.root(), "asker", None).unwrap();
+    /// rt.wake(asker, Some("go")).unwrap();
+    /// let halted = pool.run_until(rt.wait(asker, WaitOptions::default()));
+    /// assert_eq!(halted.status, TaskStatus::Pending);
+    /// let saved = rt.saved_state().to_string();
+    /// drop(rt);
+    ///
+    /// // Later, elsewhere: a new runtime from the text, and the Answer.
+    /// let mut pool = LocalPool::new();
+    /// let state = toolnexus::core::json::parse::from_str(&saved).unwrap();
+    /// let rt = AgentRuntime::restore(options(&pool), &state).unwrap();
+    /// let done = pool.run_until(rt.resume(toolnexus::json!({"id": "r1", "ok": true}))).unwrap();
+    /// assert_eq!((done.status, done.text.as_str()), (TaskStatus::Done, "finished"));
+    /// ```
     pub fn restore(options: RuntimeOptions, state: &Value) -> Result<AgentRuntime, ResumeError> {
         match state.get("format") {
             Some(Value::String(f)) if f == STATE_FORMAT => {}
