@@ -700,3 +700,49 @@ fn requests_with_one_id_in_two_subtrees_are_told_apart_by_path() {
         (TaskStatus::Done, "leaf: secret-token + leaf: refused")
     );
 }
+
+#[test]
+fn an_interrupted_leaf_leaves_its_relays_a_result_to_reattach_to() {
+    let chain = Chain::new();
+    let bed = chain.bed(|_| {}, None);
+    let (_, r1) = run(&bed, "lead");
+    let leaf = bed.rt.find("root/lead.1/mid.1/leaf.1").unwrap();
+    bed.rt.interrupt(leaf);
+    let r = bed.block_on(bed.rt.wait(leaf, WaitOptions::default()));
+    assert_eq!(r.status, TaskStatus::Interrupted);
+    // The Answer now goes to the deepest handle still waiting on the request: the mid, whose
+    // replayed `task` reattaches to the interrupted leaf.
+    let done = bed
+        .block_on(
+            bed.rt
+                .resume(json!({"id": r1.pending.unwrap().id, "ok": true})),
+        )
+        .unwrap();
+    assert_eq!(
+        (done.status, done.text.as_str()),
+        (
+            TaskStatus::Done,
+            "lead: mid: [interrupted] interrupt cancelled pending \"approval\""
+        )
+    );
+    assert_eq!((chain.approved.get(), spawns(&bed.rt)), (0, 3));
+}
+
+#[test]
+fn a_closed_suspended_handle_answers_closed_not_its_old_request() {
+    let chain = Chain::new();
+    let bed = chain.bed(|_| {}, None);
+    let (lead, _) = run(&bed, "lead");
+    bed.block_on(bed.rt.close(lead, Default::default()));
+    for v in bed.rt.list() {
+        let h = bed.rt.find(&v.id).unwrap();
+        let r = bed.block_on(bed.rt.wait(h, WaitOptions::default()));
+        assert_eq!(
+            (v.state, r.status),
+            (HandleState::Closed, TaskStatus::Closed),
+            "{}",
+            v.id
+        );
+    }
+    assert!(bed.rt.suspended().is_empty());
+}

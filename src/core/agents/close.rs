@@ -97,6 +97,10 @@ impl AgentRuntime {
                 node.turns_total,
                 node.usage_total,
             );
+            if prev == HandleState::Suspended {
+                // The request died with it: what a later wait or reattach reads is the close.
+                node.last_result = Some(result.clone());
+            }
             let line = format!(
                 "{}: {}→closed ({})",
                 node.id,

@@ -492,6 +492,13 @@ impl AgentRuntime {
                 let kind = node.pending.take().map(|r| r.kind).unwrap_or_default();
                 node.checkpoint = None;
                 node.state = HandleState::Idle;
+                // Its last result is no longer the request: a reattaching `task` reads this.
+                node.last_result = Some(TaskResult::settled(
+                    format!("interrupt cancelled pending \"{kind}\""),
+                    TaskStatus::Interrupted,
+                    node.turns_total,
+                    node.usage_total,
+                ));
                 let line = format!(
                     "{}: suspended→idle (interrupt cancelled pending \"{kind}\")",
                     node.id
