@@ -294,9 +294,27 @@ fn with_no_interpreter_the_root_is_pending_and_resume_reattaches_up_the_chain() 
     let leaf = bed.rt.find("root/lead.1/mid.1/leaf.1").unwrap();
     let leaf_tokens = bed.rt.inspect(leaf).tokens;
     let id = r1.pending.unwrap().id;
-    let done = bed
-        .block_on(bed.rt.resume(json!({"id": id, "ok": true})))
+    // What the page shows beside the request: the inner tool's own call, not `task`.
+    let halted = bed.rt.halted_call(&id).unwrap();
+    assert_eq!(
+        (
+            halted.handle.as_str(),
+            halted.tool.as_str(),
+            halted.args.clone()
+        ),
+        ("root/lead.1/mid.1/leaf.1", "check_secret", json!({}))
+    );
+    let lead_row = bed
+        .rt
+        .snapshot()
+        .into_iter()
+        .find(|r| r.id == "root/lead.1")
         .unwrap();
+    assert_eq!(lead_row.halted_call, Some(halted));
+    let done = bed
+        .block_on(bed.rt.resume(json!({"id": id.clone(), "ok": true})))
+        .unwrap();
+    assert_eq!(bed.rt.halted_call(&id), None);
     assert_eq!(
         (done.status, done.text.as_str()),
         (TaskStatus::Done, "lead: mid: leaf: secret-token")
@@ -358,6 +376,9 @@ fn a_saved_state_rebuilds_a_runtime_in_a_fresh_process_that_resumes() {
         .list()
         .iter()
         .all(|v| v.state == HandleState::Suspended));
+    assert_eq!(second.rt.halted_call(&id).unwrap().tool, "check_secret");
+    // Read back equal: the rebuilt runtime saves the state it was given.
+    assert_eq!(second.rt.saved_state(), state);
     let done = second
         .block_on(second.rt.resume(json!({"id": id, "ok": true})))
         .unwrap();

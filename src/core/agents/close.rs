@@ -80,6 +80,7 @@ impl AgentRuntime {
             if node.state == HandleState::Suspended {
                 node.pending = None;
                 node.checkpoint = None;
+                node.halted_call = None;
             }
             (node.view(), node.agent.def.on_close.clone())
         };

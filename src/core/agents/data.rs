@@ -1,6 +1,7 @@
 //! The runtime's plain data (SPEC §7D): a handle's state, an inbox item, a turn's result, the
 //! read-only view of a handle. Each is a record, so it crosses (and is saved) as JSON.
 
+use crate::core::json::value::Value;
 use crate::core::types::Request;
 
 crate::word! {
@@ -137,5 +138,19 @@ crate::record! {
         pub pool_tokens: Option<f64> = "poolTokens",
         /// Its unanswered request while suspended.
         pub pending: Option<Request> = "pending",
+    }
+}
+
+crate::record! {
+    /// The tool call a suspended chain halted on, at its deepest handle: what a page shows
+    /// beside the request ("researcher → browser wants to run `fetch_page({url})`"). The
+    /// request itself stays the tool's own, unchanged but for `data.path`.
+    pub struct HaltedCall as "struct HaltedCall" {
+        /// The id of the handle whose own tool asked.
+        pub handle: String = "handle",
+        /// The tool's name.
+        pub tool: String = "tool",
+        /// The arguments it was called with.
+        pub args: Value = "args" as "Record<string, unknown>",
     }
 }

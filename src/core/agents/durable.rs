@@ -316,6 +316,7 @@ impl AgentRuntime {
             node.tool_calls_total = r.tool_calls_total;
             node.turns_total = r.turns_total;
             node.pending = r.pending.clone();
+            node.halted_call = r.halted_call.clone();
             node.last_result = r.last_result.clone();
             node.checkpoint = r.checkpoint.clone().map(|input| Checkpoint { input });
             node.task_key = r.task_key.clone();

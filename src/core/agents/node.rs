@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::budget::{Budget, Caps, Pools};
-use super::data::{HandleDetail, HandleState, HandleView, InboxItem, TaskResult};
+use super::data::{HaltedCall, HandleDetail, HandleState, HandleView, InboxItem, TaskResult};
 use super::registry::Agent;
 use super::signal::TurnAbort;
 use super::waiter::Slot;
@@ -59,6 +59,8 @@ pub struct Node {
     pub turns_total: u32,
     /// The unanswered request while suspended (`data.path` stamped).
     pub pending: Option<Request>,
+    /// The tool call the suspended chain halted on, at its deepest handle.
+    pub halted_call: Option<HaltedCall>,
     /// The last settled result: what `wait` answers on a settled handle.
     pub last_result: Option<TaskResult>,
     /// Where a suspended turn resumes.
@@ -113,6 +115,7 @@ impl Node {
             tool_calls_total: 0,
             turns_total: 0,
             pending: None,
+            halted_call: None,
             last_result: None,
             checkpoint: None,
             drained: Vec::new(),

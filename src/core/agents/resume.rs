@@ -6,7 +6,7 @@
 //! `suspended→idle` then `idle→running`, and each suspended ancestor is replayed after it, its
 //! re-invoked `task` reattaching to the child by task key.
 
-use super::data::{HandleState, TaskResult};
+use super::data::{HaltedCall, HandleState, TaskResult};
 use super::node::OneShot;
 use super::runtime::{AgentRuntime, Handle, WaitOptions};
 use crate::core::client::suspend::{check_answer, unreadable_expiry};
@@ -119,6 +119,18 @@ impl AgentRuntime {
             .collect()
     }
 
+    /// The tool call behind the suspended request `request_id`, at the deepest handle of the
+    /// chain waiting on it: its handle, tool name and arguments (what a page shows beside
+    /// the request). `None` when nothing waits on that id.
+    pub fn halted_call(&self, request_id: &str) -> Option<HaltedCall> {
+        let tree = self.0.tree.borrow();
+        self.suspended()
+            .into_iter()
+            .filter(|(_, r)| r.id == request_id)
+            .max_by_key(|(h, _)| tree[h.0].depth)
+            .and_then(|(h, _)| tree[h.0].halted_call.clone())
+    }
+
     /// The handle the Answer goes to and the checked Answer, or why there is none.
     fn route(&self, path: Option<&[String]>, raw: Value) -> Result<(Handle, OneShot), ResumeError> {
         let Value::Object(map) = &raw else {
@@ -215,6 +227,7 @@ impl AgentRuntime {
             let mut tree = self.0.tree.borrow_mut();
             let node = &mut tree[h.0];
             node.pending = None;
+            node.halted_call = None;
             node.state = HandleState::Idle;
             node.one_shot = shot.clone();
             let input = node

@@ -490,6 +490,7 @@ impl AgentRuntime {
         match node.state {
             HandleState::Suspended => {
                 let kind = node.pending.take().map(|r| r.kind).unwrap_or_default();
+                node.halted_call = None;
                 node.checkpoint = None;
                 node.state = HandleState::Idle;
                 // Its last result is no longer the request: a reattaching `task` reads this.

@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::data::{HandleState, TaskResult, TaskStatus};
+use super::data::{HaltedCall, HandleState, TaskResult, TaskStatus};
 use super::interpreter::Interpreter;
 use super::node::{Checkpoint, OneShot};
 use super::runtime::{AgentRuntime, Handle};
@@ -14,7 +14,7 @@ use super::signal::{AbortHandle, TurnAbort};
 use super::task::TaskTool;
 use crate::core::client::config::ClientConfig;
 use crate::core::client::hooks::{Hooks, NoHooks};
-use crate::core::client::result::{RunResult, Status};
+use crate::core::client::result::{RunResult, Status, ToolCallRecord};
 use crate::core::client::run::{Client, RunInput};
 use crate::core::client::telemetry::Telemetry;
 use crate::core::json::value::Value;
@@ -160,6 +160,7 @@ impl AgentRuntime {
                 if let Err(why) = self.0.store.save(&id, &pre_turn).await {
                     self.t(format!("{id}: transcript not rewound: {why}"));
                 }
+                let halted_call = self.halted_call_of(&id, &request, &run.tool_calls);
                 let stamped = stamp_path(request, &id);
                 let line = format!("{id}: running→suspended (pending \"{}\")", stamped.kind);
                 {
@@ -169,6 +170,7 @@ impl AgentRuntime {
                         node.state = HandleState::Suspended;
                     }
                     node.pending = Some(stamped.clone());
+                    node.halted_call = halted_call;
                     node.checkpoint = Some(Checkpoint { input });
                     node.drained.clear();
                 }
@@ -241,6 +243,41 @@ impl AgentRuntime {
         };
         let text = if aborted { reason } else { message };
         TaskResult::settled(text, status, turns, tokens)
+    }
+
+    /// The call the turn halted on (the last failed call whose output is the request's
+    /// prompt); when that is `task`, the call its child's chain halted on.
+    fn halted_call_of(
+        &self,
+        id: &str,
+        request: &Request,
+        calls: &[ToolCallRecord],
+    ) -> Option<HaltedCall> {
+        let call = calls
+            .iter()
+            .rev()
+            .find(|c| c.is_error && c.output == request.prompt)?;
+        let relayed_from = match request.data.as_ref().and_then(|d| d.get("path")) {
+            Some(Value::Array(segments)) if call.name == "task" => Some(
+                segments
+                    .iter()
+                    .map(|s| s.as_str().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            ),
+            _ => None,
+        };
+        match relayed_from {
+            Some(child) => {
+                let child = self.find(&child)?;
+                self.0.tree.borrow()[child.0].halted_call.clone()
+            }
+            None => Some(HaltedCall {
+                handle: id.to_owned(),
+                tool: call.name.clone(),
+                args: call.args.clone(),
+            }),
+        }
     }
 
     fn to_idle(&self, h: Handle, line: String) {
