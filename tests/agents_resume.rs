@@ -429,18 +429,7 @@ fn state_saved_through_the_store_restores() {
 #[test]
 fn an_expired_answer_reaches_the_tool_as_declined() {
     let chain = Chain::new();
-    let first = chain.bed(|_| {}, None);
-    let (_, r1) = run(&first, "lead");
-    let mut state: serde_json::Value =
-        serde_json::from_str(&first.rt.saved_state().to_string()).unwrap();
-    for h in state["handles"].as_array_mut().unwrap() {
-        if h["pending"].is_object() {
-            h["pending"]["expiresAt"] = json_str("2000-01-01T00:00:00Z");
-        }
-    }
-    let second = chain
-        .restored(&serde_json::from_value(state).unwrap())
-        .unwrap();
+    let (r1, second) = halted_then_restored_expiring(&chain, "2000-01-01T00:00:00Z");
     // The virtual clock starts at the epoch: move it past the request's expiry.
     second.clock.advance(946_684_800_001.0);
     let id = r1.pending.unwrap().id;
@@ -454,6 +443,23 @@ fn an_expired_answer_reaches_the_tool_as_declined() {
         .trace()
         .iter()
         .any(|l| l.contains("resume with Answer(ok=false)")));
+}
+
+/// The chain halted, its saved state's pending requests given `expires_at`, restored.
+fn halted_then_restored_expiring(chain: &Chain, expires_at: &str) -> (TaskResult, Bed) {
+    let first = chain.bed(|_| {}, None);
+    let (_, r1) = run(&first, "lead");
+    let mut state: serde_json::Value =
+        serde_json::from_str(&first.rt.saved_state().to_string()).unwrap();
+    for h in state["handles"].as_array_mut().unwrap() {
+        if h["pending"].is_object() {
+            h["pending"]["expiresAt"] = json_str(expires_at);
+        }
+    }
+    let second = chain
+        .restored(&serde_json::from_value(state).unwrap())
+        .unwrap();
+    (r1, second)
 }
 
 /// An edit of a saved state.
@@ -522,18 +528,7 @@ fn an_answer_that_fits_no_suspended_handle_is_refused_and_nothing_changes() {
 #[test]
 fn an_unreadable_expiry_in_a_saved_request_is_refused() {
     let chain = Chain::new();
-    let first = chain.bed(|_| {}, None);
-    let (_, r1) = run(&first, "lead");
-    let mut state: serde_json::Value =
-        serde_json::from_str(&first.rt.saved_state().to_string()).unwrap();
-    for h in state["handles"].as_array_mut().unwrap() {
-        if h["pending"].is_object() {
-            h["pending"]["expiresAt"] = json_str("soon");
-        }
-    }
-    let second = chain
-        .restored(&serde_json::from_value(state).unwrap())
-        .unwrap();
+    let (r1, second) = halted_then_restored_expiring(&chain, "soon");
     let before = second.rt.saved_state();
     let e = second
         .block_on(
@@ -581,6 +576,25 @@ fn a_corrupt_or_foreign_state_is_refused_precisely_and_the_saved_state_survives(
             ("invalid_argument", expected)
         );
     }
+    let e = refused(&|s| s["handles"][1]["budget"] = serde_json::json!({"maxTurns": -1}));
+    assert_eq!(
+        e.to_string(),
+        "saved runtime state refused: handle \"root/lead.1\": budget.maxTurns must be a positive number (got -1)"
+    );
+    // Same names, another registry: the lead's team no longer has the mid it delegated to.
+    let other = vec![
+        def("lead", "leads", "m-lead", &[], &["leaf"]),
+        def("mid", "relays", "m-mid", &[], &["leaf"]),
+        def("leaf", "needs approval", "m-leaf", &["check_secret"], &[]),
+    ];
+    let state: Value = serde_json::from_value(good.clone()).unwrap();
+    let e = Bed::restored(other, &chain.tools, chain.models.clone(), |_| {}, &state)
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "saved runtime state refused: handle \"root/lead.1/mid.1\" was delegated by `task`, but \"mid\" is not in its parent's team"
+    );
     let e = refused(&|s| s["handles"][1]["turnsTotal"] = json_str("many"));
     assert!(
         e.to_string().starts_with("saved runtime state refused: "),

@@ -270,6 +270,20 @@ impl AgentRuntime {
                     ))
                 })?
             };
+            r.budget
+                .check()
+                .map_err(|why| corrupt(format!("handle \"{}\": {why}", r.id)))?;
+            if let (Some(p), Some(_)) = (parent, &r.task_key) {
+                let in_team = nodes
+                    .get(p)
+                    .is_some_and(|n: &Node| n.agent.def.team.contains(&r.agent));
+                if !in_team {
+                    return Err(corrupt(format!(
+                        "handle \"{}\" was delegated by `task`, but \"{}\" is not in its parent's team",
+                        r.id, r.agent
+                    )));
+                }
+            }
             let children = r
                 .children
                 .iter()
