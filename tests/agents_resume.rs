@@ -325,8 +325,9 @@ fn with_no_interpreter_the_root_is_pending_and_resume_reattaches_up_the_chain() 
         "usage grew, never reset"
     );
     assert_eq!(spawns(&bed.rt), 3, "no duplicate child");
-    // The tool ran: the halt, the replay's raise again (answered at once), the approved retry.
-    assert_eq!((chain.runs.get(), chain.approved.get()), (3, 1));
+    // The tool ran twice: the halt, and the approved retry (the replay's call of it was
+    // answered from the checkpoint with its suspension, then with the Answer).
+    assert_eq!((chain.runs.get(), chain.approved.get()), (2, 1));
     let trace = bed.rt.trace();
     for line in [
         "root/lead.1/mid.1/leaf.1: resume with Answer(ok=true) at checkpoint (turns so far: 1)",
@@ -780,4 +781,91 @@ fn a_closed_suspended_handle_answers_closed_not_its_old_request() {
         );
     }
     assert!(bed.rt.suspended().is_empty());
+}
+
+/// A leaf that notes something, then asks for approval, in one turn: the note must not run
+/// again when the halted turn is replayed.
+fn noting_leaf() -> (
+    Vec<AgentDef>,
+    Vec<SharedTool>,
+    Rc<Models>,
+    Rc<Cell<u32>>,
+    Rc<Cell<u32>>,
+) {
+    let (runs, approved, notes) = (
+        Rc::new(Cell::new(0)),
+        Rc::new(Cell::new(0)),
+        Rc::new(Cell::new(0)),
+    );
+    let counted = notes.clone();
+    let note: SharedTool = common::agent::FnTool::new(
+        "note",
+        json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+        move |args, _| {
+            counted.set(counted.get() + 1);
+            let q = args["q"].as_str().unwrap_or_default().to_owned();
+            Box::pin(async move { toolnexus::core::types::ToolResult::ok(format!("noted({q})")) })
+        },
+    );
+    let models = Models::new(vec![
+        ("m-lead", delegate_rules("leaf", "lead")),
+        (
+            "m-leaf",
+            vec![
+                Rule::text(
+                    When::ToolMsgContains("secret-token".into()),
+                    "<join all tool msg contents with ' + '>",
+                ),
+                Rule::calls(When::ToolMsgs(0), vec![("note", json!({"q": "x"}))]),
+                Rule::calls(When::Always, vec![("check_secret", json!({}))]),
+            ],
+        ),
+    ]);
+    let defs = vec![
+        def("lead", "leads", "m-lead", &[], &["leaf"]),
+        def(
+            "leaf",
+            "notes then asks",
+            "m-leaf",
+            &["note", "check_secret"],
+            &[],
+        ),
+    ];
+    let tools = vec![note, check_secret(runs, approved.clone())];
+    (defs, tools, models, notes, approved)
+}
+
+#[test]
+fn a_replayed_turn_does_not_run_its_completed_tools_again() {
+    let (defs, tools, models, notes, approved) = noting_leaf();
+    let store: Rc<dyn Store> = Rc::new(InMemoryStore::default());
+    let kept = store.clone();
+    let first = Bed::new(defs.clone(), &tools, models.clone(), move |o| {
+        o.store = Some(kept)
+    });
+    let (_, r1) = run(&first, "lead");
+    assert_eq!((r1.status, notes.get()), (TaskStatus::Pending, 1));
+    let state: Value = serde_json::from_str(&first.rt.saved_state().to_string()).unwrap();
+    drop(first);
+    let second =
+        Bed::restored(defs, &tools, models, move |o| o.store = Some(store), &state).unwrap();
+    let done = second
+        .block_on(
+            second
+                .rt
+                .resume(json!({"id": r1.pending.unwrap().id, "ok": true})),
+        )
+        .unwrap();
+    assert_eq!(done.text, "lead: noted(x) + secret-token");
+    assert_eq!((notes.get(), approved.get()), (1, 1), "the note ran once");
+}
+
+#[test]
+fn an_inline_resume_does_not_run_completed_tools_again_either() {
+    let (mut defs, tools, models, notes, approved) = noting_leaf();
+    with_wait_for(&mut defs, "lead", Approver::new(true));
+    let bed = Bed::new(defs, &tools, models, |_| {});
+    let (_, r) = run(&bed, "lead");
+    assert_eq!(r.text, "lead: noted(x) + secret-token");
+    assert_eq!((notes.get(), approved.get()), (1, 1));
 }

@@ -3,7 +3,8 @@
 //! answers the suspended requests in any order, approving or declining each, sometimes
 //! reloading the runtime from its saved state between answers. Every leaf gets exactly one
 //! result, a decline never breaks a sibling, every stored transcript keeps exactly one
-//! `tool_result` per `tool_use`, nothing is spawned twice and each approval runs its tool once.
+//! `tool_result` per `tool_use`, nothing is spawned twice, and each tool runs once to ask and
+//! once more only for an approval.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use crate::common;
@@ -31,6 +32,7 @@ struct World {
     defs: Vec<AgentDef>,
     tools: Vec<SharedTool>,
     approved: Vec<Rc<Cell<u32>>>,
+    runs: Vec<Rc<Cell<u32>>>,
     models: Rc<Models>,
     store: Rc<InMemoryStore>,
 }
@@ -39,6 +41,7 @@ fn world(branches: &[Branch]) -> World {
     let mut defs = Vec::new();
     let mut tools = Vec::new();
     let mut approved = Vec::new();
+    let mut all_runs = Vec::new();
     let mut scripts: Vec<(String, Vec<Rule>)> = Vec::new();
     let mut team = Vec::new();
     let mut calls = Vec::new();
@@ -49,10 +52,11 @@ fn world(branches: &[Branch]) -> World {
         tools.push(check_secret_named(
             &tool,
             &format!("approve {i}?"),
-            runs,
+            runs.clone(),
             ok.clone(),
         ));
         approved.push(ok);
+        all_runs.push(runs);
         defs.push(def(
             &leaf,
             "needs approval",
@@ -112,6 +116,7 @@ fn world(branches: &[Branch]) -> World {
         defs,
         tools,
         approved,
+        runs: all_runs,
         models,
         store: Rc::new(InMemoryStore::default()),
     }
@@ -153,7 +158,7 @@ fn branches() -> impl Strategy<Value = Vec<Branch>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn parallel_suspensions_each_get_exactly_one_result_in_any_answer_order(
@@ -205,6 +210,8 @@ proptest! {
         prop_assert_eq!(done.text, expected.join(" + "));
         for (i, ok) in given.iter().enumerate() {
             prop_assert_eq!(w.approved[i].get(), u32::from(*ok == Some(true)));
+            // The halt, then only the approved retry: replays answer from the checkpoint.
+            prop_assert_eq!(w.runs[i].get(), 1 + u32::from(*ok == Some(true)));
         }
         let trace = bed.rt.trace();
         prop_assert_eq!(trace.iter().filter(|l| l.contains(": spawned")).count(), spawned);

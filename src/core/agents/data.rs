@@ -2,7 +2,7 @@
 //! read-only view of a handle. Each is a record, so it crosses (and is saved) as JSON.
 
 use crate::core::json::value::Value;
-use crate::core::types::Request;
+use crate::core::types::{Request, ToolResult};
 
 crate::word! {
     /// Where a handle is in its state machine: `idle → running → (idle | suspended | closed)`,
@@ -152,5 +152,18 @@ crate::record! {
         pub tool: String = "tool",
         /// The arguments it was called with.
         pub args: Value = "args" as "Record<string, unknown>",
+    }
+}
+
+crate::record! {
+    /// A tool call a halted turn completed (or halted on): its replay from the checkpoint is
+    /// answered with this result instead of running the tool again.
+    pub struct RecordedCall as "struct RecordedCall" {
+        /// The tool's name.
+        pub tool: String = "tool",
+        /// The arguments it ran with.
+        pub args: Value = "args" as "Record<string, unknown>",
+        /// What it returned (for the halted call, its suspension).
+        pub result: ToolResult = "result",
     }
 }

@@ -332,7 +332,10 @@ impl AgentRuntime {
             node.pending = r.pending.clone();
             node.halted_call = r.halted_call.clone();
             node.last_result = r.last_result.clone();
-            node.checkpoint = r.checkpoint.clone().map(|input| Checkpoint { input });
+            node.checkpoint = r.checkpoint.clone().map(|input| Checkpoint {
+                input,
+                calls: r.checkpoint_calls.clone(),
+            });
             node.task_key = r.task_key.clone();
             node.seq = r.seq;
             node.wake_queue = wake_queue;

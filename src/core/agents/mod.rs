@@ -11,6 +11,7 @@
 //! | [`close`] | `close`, leaf-first |
 //! | [`durable`] | the runtime's state as JSON (`saved_state`, `save_state`) and a runtime rebuilt from it (`restore`) |
 //! | [`resume`] | the Answer routed to the deepest suspended handle; inline and durable resume |
+//! | `replay` | a replayed turn's tools answer the calls its halted run already made |
 //! | `interpreter` | a handle's `waitFor`: nearest interpreter wins, one hop at a time |
 //! | `admission` | a wake's admission, slot transfer, the live budget walk |
 //! | `turn` | one turn: the handle's client, its run, the outcome recorded |
@@ -33,6 +34,7 @@ mod interpreter;
 pub mod node;
 pub mod options;
 pub mod registry;
+mod replay;
 pub mod resume;
 pub mod runtime;
 pub mod signal;

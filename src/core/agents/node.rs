@@ -5,7 +5,9 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::budget::{Budget, Caps, Pools};
-use super::data::{HaltedCall, HandleDetail, HandleState, HandleView, InboxItem, TaskResult};
+use super::data::{
+    HaltedCall, HandleDetail, HandleState, HandleView, InboxItem, RecordedCall, TaskResult,
+};
 use super::registry::Agent;
 use super::signal::TurnAbort;
 use super::waiter::Slot;
@@ -16,6 +18,8 @@ use crate::core::types::{Answer, Request};
 pub struct Checkpoint {
     /// The turn's input, replayed on resume.
     pub input: String,
+    /// The calls the halted turn ran, answered from here when the replay makes them again.
+    pub calls: Vec<RecordedCall>,
 }
 
 /// A child's wake deferred by its parent's `maxConcurrent`.
@@ -85,6 +89,8 @@ pub struct Node {
     pub waiters: Vec<Rc<Slot>>,
     /// The Answer the next turn (a resumed one) hands to its re-raised request.
     pub one_shot: Option<OneShot>,
+    /// The calls the next turn (a replay) answers from its checkpoint.
+    pub replay: Vec<RecordedCall>,
 }
 
 /// The Answer a resumed turn's replay gives to the request its halted tool raises again.
@@ -128,6 +134,7 @@ impl Node {
             abort: None,
             waiters: Vec::new(),
             one_shot: None,
+            replay: Vec::new(),
         }
     }
 

@@ -230,10 +230,11 @@ impl AgentRuntime {
             node.halted_call = None;
             node.state = HandleState::Idle;
             node.one_shot = shot.clone();
-            let input = node
-                .checkpoint
-                .take()
-                .map_or_else(|| "continue".to_owned(), |c| c.input);
+            let (input, calls) = node.checkpoint.take().map_or_else(
+                || ("continue".to_owned(), Vec::new()),
+                |c| (c.input, c.calls),
+            );
+            node.replay = calls;
             (input, node.id.clone())
         };
         let line = if inline {

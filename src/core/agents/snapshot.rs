@@ -4,7 +4,7 @@
 //! the tree between turns.
 
 use super::budget::Budget;
-use super::data::{HaltedCall, HandleState, InboxItem, TaskResult};
+use super::data::{HaltedCall, HandleState, InboxItem, RecordedCall, TaskResult};
 use super::node::Tree;
 use super::runtime::AgentRuntime;
 use crate::core::types::Request;
@@ -60,6 +60,8 @@ crate::record! {
         pub last_result: Option<TaskResult> = "lastResult",
         /// The input its suspended turn replays on resume.
         pub checkpoint: Option<String> = "checkpoint",
+        /// The calls its halted turn ran, answered from here on the replay.
+        pub checkpoint_calls: Vec<RecordedCall> = "checkpointCalls",
         /// `agent:prompt` when `task` spawned it.
         pub task_key: Option<String> = "taskKey",
         /// Its children running now.
@@ -101,6 +103,11 @@ fn record(tree: &Tree, node: &super::node::Node) -> HandleRecord {
         halted_call: node.halted_call.clone(),
         last_result: node.last_result.clone(),
         checkpoint: node.checkpoint.as_ref().map(|c| c.input.clone()),
+        checkpoint_calls: node
+            .checkpoint
+            .as_ref()
+            .map(|c| c.calls.clone())
+            .unwrap_or_default(),
         task_key: node.task_key.clone(),
         running_children: node.running_children,
         seq: node.seq,

@@ -6,9 +6,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::data::{HaltedCall, HandleState, TaskResult, TaskStatus};
+use super::data::{HaltedCall, HandleState, RecordedCall, TaskResult, TaskStatus};
 use super::interpreter::Interpreter;
 use super::node::{Checkpoint, OneShot};
+use super::replay::{recorded_calls, replaying};
 use super::runtime::{AgentRuntime, Handle};
 use super::signal::{AbortHandle, TurnAbort};
 use super::task::TaskTool;
@@ -46,8 +47,12 @@ impl AgentRuntime {
         let id = self.id(h);
         let store = self.0.store.clone();
         let pre_turn = store.get(&id).await?.unwrap_or_default();
-        let one_shot = self.0.tree.borrow_mut()[h.0].one_shot.take();
-        let (client, toolkit) = self.client_for(h, one_shot);
+        let (one_shot, replay) = {
+            let mut tree = self.0.tree.borrow_mut();
+            let node = &mut tree[h.0];
+            (node.one_shot.take(), std::mem::take(&mut node.replay))
+        };
+        let (client, toolkit) = self.client_for(h, one_shot, replay);
         let mut run = RunInput::new(toolkit, input.into());
         run.signal = Some(Rc::new(AbortHandle(abort.clone())));
         let result = client
@@ -59,11 +64,16 @@ impl AgentRuntime {
 
     /// The handle's client and toolkit view. The def's `hooks` and `onMetric` each replace
     /// the runtime's when set (never merged), and are handed over untouched.
-    fn client_for(&self, h: Handle, one_shot: Option<OneShot>) -> (Client, Rc<Toolkit>) {
+    fn client_for(
+        &self,
+        h: Handle,
+        one_shot: Option<OneShot>,
+        replay: Vec<RecordedCall>,
+    ) -> (Client, Rc<Toolkit>) {
         let tree = self.0.tree.borrow();
         let node = &tree[h.0];
         let def = &node.agent.def;
-        let mut extras: Vec<SharedTool> = node.agent.tools.clone();
+        let mut extras: Vec<SharedTool> = replaying(node.agent.tools.clone(), replay);
         if !def.team.is_empty() {
             extras.push(Rc::new(TaskTool::new(self.clone(), h, &def.team)));
         }
@@ -161,6 +171,7 @@ impl AgentRuntime {
                     self.t(format!("{id}: transcript not rewound: {why}"));
                 }
                 let halted_call = self.halted_call_of(&id, &request, &run.tool_calls);
+                let calls = recorded_calls(&request, &run.tool_calls);
                 let stamped = stamp_path(request, &id);
                 let line = format!("{id}: running→suspended (pending \"{}\")", stamped.kind);
                 {
@@ -171,7 +182,7 @@ impl AgentRuntime {
                     }
                     node.pending = Some(stamped.clone());
                     node.halted_call = halted_call;
-                    node.checkpoint = Some(Checkpoint { input });
+                    node.checkpoint = Some(Checkpoint { input, calls });
                     node.drained.clear();
                 }
                 self.t(line);
