@@ -783,15 +783,18 @@ fn a_closed_suspended_handle_answers_closed_not_its_old_request() {
     assert!(bed.rt.suspended().is_empty());
 }
 
-/// A leaf that notes something, then asks for approval, in one turn: the note must not run
-/// again when the halted turn is replayed.
-fn noting_leaf() -> (
+/// Defs, tools, models, and the counts of notes and approvals.
+type NotingLeaf = (
     Vec<AgentDef>,
     Vec<SharedTool>,
     Rc<Models>,
     Rc<Cell<u32>>,
     Rc<Cell<u32>>,
-) {
+);
+
+/// A leaf that notes something, then asks for approval, in one turn: the note must not run
+/// again when the halted turn is replayed.
+fn noting_leaf() -> NotingLeaf {
     let (runs, approved, notes) = (
         Rc::new(Cell::new(0)),
         Rc::new(Cell::new(0)),
