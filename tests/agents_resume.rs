@@ -872,3 +872,94 @@ fn an_inline_resume_does_not_run_completed_tools_again_either() {
     assert_eq!(r.text, "lead: noted(x) + secret-token");
     assert_eq!((notes.get(), approved.get()), (1, 1));
 }
+
+// ---- an agent as a tool in a classic run ------------------------------------------------------
+
+/// A classic client whose model delegates to the `lead` agent tool, over `chain`'s runtime.
+fn classic(chain: &Chain, bed: &Bed) -> (toolnexus::core::client::run::Client, SharedTool) {
+    use toolnexus::core::agents::as_tool::{AgentTool, RuntimeFactory};
+    chain.models.scripts.borrow_mut().push((
+        "m-classic".into(),
+        vec![
+            Rule::calls(When::ToolMsgs(0), vec![("lead", json!({"prompt": "go"}))]),
+            Rule::text(When::ToolMsgsAtLeast(1), "classic: <last tool msg content>"),
+        ],
+    ));
+    let (defs, tools, models, clock) = (
+        chain.defs(),
+        chain.tools.clone(),
+        chain.models.clone(),
+        bed.clock.clone(),
+    );
+    let spawner = bed.pool.borrow().spawner();
+    let factory: RuntimeFactory = Rc::new(move || {
+        let registry =
+            toolnexus::core::agents::registry::Registry::new(defs.clone(), &tools).unwrap();
+        AgentRuntime::new(RuntimeOptions::new(
+            registry,
+            Rc::new(ModelsHttp(models.clone())),
+            clock.clone(),
+            Rc::new(PoolSpawner(spawner.clone())),
+        ))
+        .unwrap()
+    });
+    let tool: SharedTool = Rc::new(AgentTool::new("lead", "leads", factory).unwrap());
+    let client = bare_client(chain.models.clone(), bed.clock.clone(), "m-classic", "");
+    (client, tool)
+}
+
+#[test]
+fn an_approval_deep_inside_an_agent_tool_reaches_the_classic_clients_wait_for() {
+    let chain = Chain::new();
+    let bed = chain.bed(|_| {}, None);
+    let (mut client, tool) = classic(&chain, &bed);
+    let approver = Approver::new(true);
+    client.wait_for = Some(approver.clone());
+    let r = bed
+        .block_on(client.run(run_input(vec![tool], "do it")))
+        .unwrap();
+    assert_eq!(r.text, "classic: lead: mid: leaf: secret-token");
+    // The classic host saw the inner tool's own request, and approved it once.
+    let asked = approver.asked.borrow();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].prompt, "approve secret access?");
+    assert_eq!(chain.approved.get(), 1);
+}
+
+#[test]
+fn a_classic_durable_halt_inside_an_agent_tool_resumes_the_parked_run() {
+    let chain = Chain::new();
+    let bed = chain.bed(|_| {}, None);
+    let (client, tool) = classic(&chain, &bed);
+    let halted = bed
+        .block_on(client.run(run_input(vec![tool.clone()], "do it")))
+        .unwrap();
+    let pending = halted.pending.clone().unwrap();
+    assert_eq!(pending.prompt, "approve secret access?");
+    // The classic client's durable resume retries the agent tool with the Answer.
+    let mut input = run_input(vec![tool.clone()], "");
+    input.history = halted.messages.clone();
+    input.resume = Some(toolnexus::core::client::run::Resume {
+        pending: pending.clone(),
+        answer: json!({"id": pending.id.clone(), "ok": true}),
+    });
+    let done = bed.block_on(client.run(input)).unwrap();
+    assert_eq!(done.text, "classic: lead: mid: leaf: secret-token");
+    assert_eq!(chain.approved.get(), 1);
+    // A retry whose run is gone is an error result the model reads, not a fresh run.
+    let ctx = toolnexus::core::tool::Context {
+        answer: Some(toolnexus::core::types::Answer {
+            id: pending.id.clone(),
+            ok: true,
+            data: None,
+            reason: None,
+        }),
+        ..Default::default()
+    };
+    let r = bed.block_on(tool.execute(json!({"prompt": "go"}), ctx));
+    assert!(r.is_error);
+    assert_eq!(
+        r.output,
+        format!("no run of agent \"lead\" waits on request \"{}\" (it ended, or ran in another process)", pending.id)
+    );
+}
