@@ -267,6 +267,23 @@ fn a_declining_interpreter_gives_the_parent_the_declined_result() {
         "lead: mid: declined/expired: approve secret access?"
     );
     assert_eq!(chain.approved.get(), 0);
+    // Nothing below the refusing level stays parked: the leaf is told too.
+    assert!(bed.rt.suspended().is_empty());
+    assert_eq!(
+        transitions(&bed.rt, "root/lead.1/mid.1/leaf.1"),
+        [
+            "idle→running",
+            "running→suspended",
+            "suspended→idle",
+            "idle→closed"
+        ]
+    );
+    let leaf = bed.rt.find("root/lead.1/mid.1/leaf.1").unwrap();
+    let r = bed.block_on(bed.rt.wait(leaf, WaitOptions::default()));
+    assert_eq!(r.text, "declined/expired: approve secret access?");
+    assert!(bed.rt.trace().contains(
+        &"root/lead.1/mid.1/leaf.1: suspended→idle (Answer ok=false, declined)".to_owned()
+    ));
 }
 
 // ---- durable resume ---------------------------------------------------------------------------

@@ -7,9 +7,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::data::{HandleState, TaskResult, TaskStatus};
 use super::node::OneShot;
 use super::runtime::AgentRuntime;
 use crate::core::client::hooks::WaitFor;
+use crate::core::client::suspend::check_answer;
 use crate::core::host::LocalBoxFuture;
 use crate::core::json::record::Record;
 use crate::core::json::value::Value;
@@ -73,6 +75,61 @@ impl WaitFor for Interpreter {
         self.rt.t(format!(
             "{path}: escalate → {who} answers (\"nearest interpreter\")"
         ));
-        wait_for.wait_for(request)
+        let asked = wait_for.wait_for(request);
+        let (rt, request) = (self.rt.clone(), request.clone());
+        Box::pin(async move {
+            let raw = asked.await;
+            // A refusal ends the relaying chain's wait: the parent is told `declined/expired`
+            // (SPEC §10) and never retries the delegation, so nothing below may stay parked.
+            let answer = check_answer(&request, raw.clone(), rt.0.clock.as_ref());
+            if !answer.ok {
+                rt.cancel_refused(&request, answer.reason.as_deref().unwrap_or("declined"));
+            }
+            raw
+        })
+    }
+}
+
+impl AgentRuntime {
+    /// Moves every handle below `request.data.path` still suspended on `request` to idle,
+    /// deepest first, its result the refusal.
+    fn cancel_refused(&self, request: &Request, reason: &str) {
+        let Some(Value::Array(segments)) = request.data.as_ref().and_then(|d| d.get("path")) else {
+            return;
+        };
+        let path: Vec<&str> = segments.iter().filter_map(Value::as_str).collect();
+        let prefix = path.join("/");
+        let below = format!("{prefix}/");
+        let mut waiting: Vec<(usize, u32)> = {
+            let tree = self.0.tree.borrow();
+            tree.iter()
+                .enumerate()
+                .filter(|(_, n)| {
+                    n.state == HandleState::Suspended
+                        && n.pending.as_ref().is_some_and(|p| p.id == request.id)
+                        && (*n.id == *prefix || n.id.starts_with(&below))
+                })
+                .map(|(i, n)| (i, n.depth))
+                .collect()
+        };
+        waiting.sort_by_key(|&(i, depth)| (std::cmp::Reverse(depth), i));
+        for (i, _) in waiting {
+            let line = {
+                let mut tree = self.0.tree.borrow_mut();
+                let node = &mut tree[i];
+                node.state = HandleState::Idle;
+                node.pending = None;
+                node.checkpoint = None;
+                node.halted_call = None;
+                node.last_result = Some(TaskResult::settled(
+                    format!("declined/expired: {}", request.prompt),
+                    TaskStatus::Error,
+                    node.turns_total,
+                    node.usage_total,
+                ));
+                format!("{}: suspended→idle (Answer ok=false, {reason})", node.id)
+            };
+            self.t(line);
+        }
     }
 }
