@@ -226,3 +226,58 @@ proptest! {
         }
     }
 }
+
+/// Approves request "approve {i}?" when `oks[i]`.
+struct ByBranch(Vec<bool>);
+
+impl toolnexus::core::client::hooks::WaitFor for ByBranch {
+    fn wait_for(
+        &self,
+        request: &toolnexus::core::types::Request,
+    ) -> toolnexus::core::host::LocalBoxFuture<'static, Result<Value, String>> {
+        let i: usize = request
+            .prompt
+            .trim_start_matches("approve ")
+            .trim_end_matches('?')
+            .parse()
+            .unwrap();
+        let answer = json!({"id": request.id.clone(), "ok": self.0[i]});
+        Box::pin(async move { Ok(answer) })
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parallel_suspensions_answered_inline_each_get_exactly_one_result(
+        branches in branches(),
+        oks in prop::collection::vec(any::<bool>(), 3),
+    ) {
+        let w = world(&branches);
+        let mut defs = w.defs.clone();
+        let lead = defs.iter_mut().find(|d| d.name == "lead").unwrap();
+        lead.wait_for = Some(Rc::new(ByBranch(oks.clone())));
+        let bed = Bed::new(defs, &w.tools, w.models.clone(), w.configure());
+        let h = bed.rt.spawn(bed.rt.root(), "lead", None).unwrap();
+        bed.rt.wake(h, Some("do it")).unwrap();
+        let done = bed.block_on(bed.rt.wait(h, WaitOptions::default()));
+        prop_assert_eq!(done.status, TaskStatus::Done);
+        let expected: Vec<String> = (0..branches.len())
+            .map(|i| if oks[i] { "approved".to_owned() } else { format!("declined/expired: approve {i}?") })
+            .collect();
+        prop_assert_eq!(done.text, expected.join(" + "));
+        prop_assert!(bed.rt.suspended().is_empty());
+        for (i, ok) in oks.iter().enumerate().take(branches.len()) {
+            prop_assert_eq!(w.approved[i].get(), u32::from(*ok));
+            prop_assert_eq!(w.runs[i].get(), 1 + u32::from(*ok));
+        }
+        for v in bed.rt.list() {
+            let saved = bed.block_on(w.store.get(&v.id)).unwrap().unwrap_or_default();
+            let values: Vec<Value> = saved.iter().map(|m| m.value().clone()).collect();
+            if let Err(why) = balanced(&values) {
+                prop_assert!(false, "{}: {}", v.id, why);
+            }
+        }
+    }
+}
