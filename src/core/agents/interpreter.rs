@@ -29,12 +29,18 @@ pub(super) struct Interpreter {
 }
 
 /// Whether `raised` is `halted` raised again by the replay: the same question (kind, prompt,
-/// url); a tool may give each raise a fresh id.
+/// url, data but for the relays' `data.path`); a tool may give each raise a fresh id.
 pub(super) fn same_question(halted: &Request, raised: &Request) -> bool {
+    let data = |r: &Request| {
+        let mut data = r.data.clone().unwrap_or_default();
+        data.remove("path");
+        data
+    };
     halted.id == raised.id
         || (halted.kind == raised.kind
             && halted.prompt == raised.prompt
-            && halted.url == raised.url)
+            && halted.url == raised.url
+            && data(halted) == data(raised))
 }
 
 impl Interpreter {
