@@ -980,3 +980,35 @@ fn a_classic_durable_halt_inside_an_agent_tool_resumes_the_parked_run() {
         format!("no run of agent \"lead\" waits on request \"{}\" (it ended, or ran in another process)", pending.id)
     );
 }
+
+#[test]
+fn a_save_while_a_turn_runs_is_refused_and_keeps_the_last_saved_state() {
+    let chain = Chain::new();
+    let bed = chain.bed(|_| {}, None);
+    let (_, r1) = run(&bed, "lead");
+    bed.block_on(bed.rt.save_state("runtime")).unwrap();
+    let saved = bed.block_on(chain.store.get("runtime")).unwrap();
+    // A resume under way: the leaf runs (its model reply has not come back yet).
+    let resuming = bed
+        .rt
+        .resume(json!({"id": r1.pending.unwrap().id, "ok": true}));
+    let (done, refused) = bed.block_on(async {
+        let mut resuming = Box::pin(resuming);
+        // Poll once: the leaf is admitted and its turn spawned, not yet run.
+        let first = futures_util::FutureExt::now_or_never(resuming.as_mut());
+        assert!(first.is_none());
+        assert_eq!(
+            bed.rt.running().as_deref(),
+            Some("root/lead.1/mid.1/leaf.1")
+        );
+        let refused = bed.rt.save_state("runtime").await.unwrap_err();
+        (resuming.await.unwrap(), refused)
+    });
+    assert_eq!(
+        (refused.code(), refused.to_string().as_str()),
+        ("invalid_argument", "the state is not saved while a turn runs (handle \"root/lead.1/mid.1/leaf.1\"); save between turns")
+    );
+    assert_eq!(bed.block_on(chain.store.get("runtime")).unwrap(), saved);
+    assert_eq!(done.status, TaskStatus::Done);
+    assert_eq!(bed.rt.running(), None);
+}

@@ -50,9 +50,27 @@ impl AgentRuntime {
         .to_json_value()
     }
 
-    /// Saves [`saved_state`](Self::saved_state) in the runtime's store, as the one message of the
-    /// conversation `key` (`{"role": "state", "state": …}`).
+    /// The first handle with a turn in flight, if any: a state saved then could not be
+    /// restored (a running turn is not data), so save when this is `None`.
+    pub fn running(&self) -> Option<String> {
+        let tree = self.0.tree.borrow();
+        let running = tree
+            .iter()
+            .find(|n| n.state == HandleState::Running)
+            .map(|n| n.id.to_string());
+        running
+    }
+
+    /// Saves [`saved_state`](Self::saved_state) in the runtime's store, as the one message of
+    /// the conversation `key` (`{"role": "state", "state": …}`). Refused while a turn runs
+    /// ([`running`](Self::running)), leaving what was saved before as it was.
     pub fn save_state(&self, key: &str) -> LocalBoxFuture<'static, Result<(), ResumeError>> {
+        if let Some(id) = self.running() {
+            let e = ResumeError::InvalidState(format!(
+                "the state is not saved while a turn runs (handle \"{id}\"); save between turns"
+            ));
+            return Box::pin(async move { Err(e) });
+        }
         let message = Message::from_value(crate::json_value!({
             "role": "state",
             "state": (self.saved_state())
