@@ -12,10 +12,14 @@ mod resume_support;
 
 #[path = "../agents_conformance.rs"]
 mod agents_conformance;
+#[path = "../agents_escalation.rs"]
+mod agents_escalation;
 #[path = "../agents_hooks.rs"]
 mod agents_hooks;
 #[path = "../agents_props.rs"]
 mod agents_props;
+#[path = "../agents_restore.rs"]
+mod agents_restore;
 #[path = "../agents_resume.rs"]
 mod agents_resume;
 #[path = "../agents_resume_props.rs"]
