@@ -11,7 +11,7 @@ use crate::common;
 
 use common::agents::*;
 use serde_json::Value as Json;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::rc::Rc;
 use toolnexus::core::agents::budget::Budget;
@@ -19,6 +19,7 @@ use toolnexus::core::agents::close::CloseOptions;
 use toolnexus::core::agents::data::{CloseReason, HandleState, HandleView, InboxItem, TaskResult};
 use toolnexus::core::agents::registry::{AgentDef, OnClose};
 use toolnexus::core::agents::runtime::{AgentRuntime, Handle, RuntimeOptions, WaitOptions};
+use toolnexus::core::client::hooks::WaitFor;
 use toolnexus::core::host::LocalBoxFuture;
 use toolnexus::core::json::value::Value;
 
@@ -80,6 +81,10 @@ fn models_of(name: &str, fx: &Json) -> Rc<Models> {
 fn rule_of(json: &Json) -> Rule {
     let when = if json["always"] == Json::Bool(true) {
         When::Always
+    } else if let Some(t) = json["whenToolMsgContains"].as_str() {
+        When::ToolMsgContains(t.to_owned())
+    } else if let Some(t) = json["whenNoToolMsgContains"].as_str() {
+        When::NoToolMsgContains(t.to_owned())
     } else {
         match &json["whenToolMsgs"] {
             Json::Number(n) => When::ToolMsgs(n.as_u64().unwrap() as usize),
@@ -132,10 +137,21 @@ fn defs_of(fx: &Json, over: Option<&Json>) -> Vec<AgentDef> {
             tools: strings("tools"),
             team: strings("team"),
             budget: budget_of(entry.get("budget")),
+            wait_for: wait_for_of(entry.get("waitFor")),
             ..AgentDef::new(name.as_str(), entry["does"].as_str().unwrap())
         });
     }
     defs
+}
+
+/// A registry entry's `waitFor`, known by its behaviour text.
+fn wait_for_of(json: Option<&Json>) -> Option<Rc<dyn WaitFor>> {
+    let behavior = json?["behavior"].as_str().unwrap();
+    assert!(
+        behavior.starts_with("auto-approve"),
+        "unknown waitFor behavior {behavior}"
+    );
+    Some(Approver::new(true))
 }
 
 fn budget_of(json: Option<&Json>) -> Budget {
@@ -143,6 +159,16 @@ fn budget_of(json: Option<&Json>) -> Budget {
         Some(b) => Budget::from_json(to_value(b)).unwrap(),
         None => Budget::default(),
     }
+}
+
+thread_local! {
+    /// `check_secret`'s runs and approved runs, on this test's thread.
+    static SECRET: (Rc<Cell<u32>>, Rc<Cell<u32>>) = Default::default();
+}
+
+/// `check_secret`'s (runs, approved runs) so far on this thread.
+fn secret_counts() -> (u32, u32) {
+    SECRET.with(|(runs, approved)| (runs.get(), approved.get()))
 }
 
 /// The fixture's tools; each behaviour the fixtures use is known here by its text.
@@ -153,6 +179,9 @@ fn tools_of(fx: &Json) -> Vec<toolnexus::core::tool::SharedTool> {
         .iter()
         .map(|(name, t)| match (name.as_str(), t["behavior"].as_str()) {
             ("lookup", Some("returns \"data(<q>)\"")) => lookup(),
+            ("check_secret", Some(b)) if b.starts_with("without ctx.answer → pending") => {
+                SECRET.with(|(runs, approved)| check_secret(runs.clone(), approved.clone()))
+            }
             other => panic!("unknown fixture tool {other:?}"),
         })
         .collect()
@@ -615,4 +644,133 @@ fn subagent_budgets() {
         }
     }
     assert_eq!(checked, 6, "every expectation of the fixture was checked");
+}
+
+// ---- subagent-escalation --------------------------------------------------------------------
+
+#[test]
+#[cfg_attr(
+    not(shared_conformance),
+    ignore = "../shared/conformance is not beside the project"
+)]
+fn subagent_escalation() {
+    let fx = fixture("subagent-escalation");
+    let bed = bed_of("subagent-escalation", &fx, None, |_| {});
+    let (_, r) = run_entry(&bed, &fx["run"]);
+    let expect = &fx["expect"];
+    assert_eq!(status(&r), expect["status"], "{r:?}");
+    for s in expect["textContains"].as_array().unwrap() {
+        assert!(r.text.contains(s.as_str().unwrap()), "{}", r.text);
+    }
+    let trace = bed.rt.trace();
+    let answered_by = expect["escalation"]["answeredBy"].as_str().unwrap();
+    let escalated = format!("escalate → {answered_by} answers");
+    assert!(
+        trace.iter().any(|l| l.contains(&escalated)),
+        "{}",
+        trace.join("\n")
+    );
+    for step in expect["escalation"]["childTrace"].as_array().unwrap() {
+        let step = step.as_str().unwrap();
+        assert!(
+            trace.iter().any(|l| l.contains(step)),
+            "{}",
+            trace.join("\n")
+        );
+    }
+    for (id, expected) in expect["transitions"].as_object().unwrap() {
+        assert_transitions(&bed.rt, id, expected);
+    }
+    // The approved call ran once with the answer.
+    assert_eq!(secret_counts().1, 1);
+}
+
+// ---- subagent-durable-resume ----------------------------------------------------------------
+
+#[test]
+#[cfg_attr(
+    not(shared_conformance),
+    ignore = "../shared/conformance is not beside the project"
+)]
+fn subagent_durable_resume() {
+    let name = "subagent-durable-resume";
+    let mut fx = fixture(name);
+    fx["mockLLM"] = resolve(name, &fx["mockLLM"]);
+    let bed = bed_of(name, &fx, None, |_| {});
+    let (parent, r1) = run_entry(&bed, &fx["run"]);
+    let phase1 = &fx["phase1_expect"];
+    assert_eq!(status(&r1), phase1["status"], "{r1:?}");
+    let pending = r1.pending.clone().unwrap();
+    assert_eq!(pending.kind, phase1["pendingKind"]);
+    let path: Vec<String> = pending.data.as_ref().unwrap()["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        phase1["pendingDataPathEndsWithin"]
+            .as_str()
+            .unwrap()
+            .contains(&path.join("/")),
+        "{path:?}"
+    );
+    let wire = toolnexus::core::json::record::Record::to_json_value(&pending);
+    assert!(wire.get("path").is_none(), "path rides data.path only");
+    assert_eq!(phase1["allHandles"], "suspended");
+    assert!(bed
+        .rt
+        .list()
+        .iter()
+        .all(|v| v.state == HandleState::Suspended));
+    let asker_tokens = |bed: &Bed| {
+        bed.rt
+            .list()
+            .iter()
+            .find(|v| v.id.contains("asker"))
+            .unwrap()
+            .tokens
+    };
+    let tokens_before = asker_tokens(&bed);
+    let spawns = |bed: &Bed| {
+        bed.rt
+            .trace()
+            .iter()
+            .filter(|l| l.contains(": spawned"))
+            .count()
+    };
+    let spawns_before = spawns(&bed);
+
+    let mut answer = fx["resume"]["answer"].clone();
+    answer["id"] = Json::String(pending.id.clone());
+    let answer = to_value(&answer);
+    let resumed = bed.block_on(bed.rt.resume(answer)).unwrap();
+    assert_eq!(resumed.status.as_str(), "done", "{resumed:?}");
+
+    let phase2 = &fx["phase2_expect"];
+    let trace = bed.rt.trace().join("\n");
+    if phase2["leafResumedAtCheckpoint"] == Json::Bool(true) {
+        assert!(
+            trace.contains("resume with Answer(ok=true) at checkpoint"),
+            "{trace}"
+        );
+    }
+    for s in phase2["traceContains"].as_array().unwrap() {
+        assert!(trace.contains(s.as_str().unwrap()), "{trace}");
+    }
+    if phase2["noDuplicateChildIds"] == Json::Bool(true) {
+        assert_eq!(spawns(&bed), spawns_before, "{trace}");
+    }
+    if phase2["leafUsageGrewNotReset"] == Json::Bool(true) {
+        assert!(asker_tokens(&bed) > tokens_before, "{trace}");
+    }
+    assert_eq!(
+        bed.rt.state(parent).as_str(),
+        phase2["finalParentState"].as_str().unwrap()
+    );
+    for (id, expected) in phase2["transitions"].as_object().unwrap() {
+        assert_transitions(&bed.rt, id, expected);
+    }
+    let (_, approved) = secret_counts();
+    assert_eq!(approved, 1, "the approved call ran once");
 }

@@ -131,6 +131,10 @@ pub enum When {
     Always,
     ToolMsgs(usize),
     ToolMsgsAtLeast(usize),
+    /// Some tool message contains the text.
+    ToolMsgContains(String),
+    /// No tool message contains the text.
+    NoToolMsgContains(String),
 }
 
 /// What a rule answers.
@@ -213,6 +217,8 @@ impl Models {
                 When::Always => true,
                 When::ToolMsgs(n) => tools.len() == n,
                 When::ToolMsgsAtLeast(n) => tools.len() >= n,
+                When::ToolMsgContains(ref t) => tools.iter().any(|m| m.contains(t.as_str())),
+                When::NoToolMsgContains(ref t) => !tools.iter().any(|m| m.contains(t.as_str())),
             })
             .ok_or_else(|| format!("no rule of {model} for {} tool messages", tools.len()))?
             .clone();
@@ -244,6 +250,10 @@ impl Models {
                     })
                     .count();
                 let text = template
+                    .replace(
+                        "<last tool msg content>",
+                        tools.last().map_or("", String::as_str),
+                    )
                     .replace(
                         "<first tool msg content>",
                         tools.first().map_or("", String::as_str),
@@ -315,6 +325,73 @@ pub fn lookup() -> SharedTool {
     )
 }
 
+/// The fixtures' `check_secret`: without `ctx.answer`, a pending approval ("approve secret
+/// access?", a fresh id on every call, as a tool minting ids does); with an approving answer,
+/// `secret-token`. `runs` counts its executions, `approved` the approved ones.
+pub fn check_secret(runs: Rc<Cell<u32>>, approved: Rc<Cell<u32>>) -> SharedTool {
+    check_secret_named("check_secret", "approve secret access?", runs, approved)
+}
+
+/// [`check_secret`] under another name and prompt.
+pub fn check_secret_named(
+    name: &str,
+    prompt: &str,
+    runs: Rc<Cell<u32>>,
+    approved: Rc<Cell<u32>>,
+) -> SharedTool {
+    let prompt = prompt.to_owned();
+    let tool = name.to_owned();
+    FnTool::new(
+        name,
+        json!({"type": "object", "properties": {}}),
+        move |_, ctx| {
+            runs.set(runs.get() + 1);
+            let n = runs.get();
+            let result = match ctx.answer {
+                Some(answer) if answer.ok => {
+                    approved.set(approved.get() + 1);
+                    ToolResult::ok("secret-token")
+                }
+                _ => toolnexus::core::types::pending(toolnexus::core::types::Request {
+                    id: format!("{tool}-req-{n}"),
+                    kind: "approval".into(),
+                    prompt: prompt.clone(),
+                    url: None,
+                    data: None,
+                    expires_at: None,
+                }),
+            };
+            Box::pin(async move { result })
+        },
+    )
+}
+
+/// A `waitFor` answering every request with `ok`, recording what it was asked.
+pub struct Approver {
+    pub ok: bool,
+    pub asked: RefCell<Vec<toolnexus::core::types::Request>>,
+}
+
+impl Approver {
+    pub fn new(ok: bool) -> Rc<Approver> {
+        Rc::new(Approver {
+            ok,
+            asked: RefCell::new(Vec::new()),
+        })
+    }
+}
+
+impl toolnexus::core::client::hooks::WaitFor for Approver {
+    fn wait_for(
+        &self,
+        request: &toolnexus::core::types::Request,
+    ) -> LocalBoxFuture<'static, Result<Value, String>> {
+        self.asked.borrow_mut().push(request.clone());
+        let answer = json!({"id": request.id.clone(), "ok": self.ok});
+        Box::pin(async move { Ok(answer) })
+    }
+}
+
 /// A def with a model, tools and team.
 pub fn def(name: &str, does: &str, model: &str, tools: &[&str], team: &[&str]) -> AgentDef {
     AgentDef {
@@ -341,6 +418,33 @@ impl Bed {
         models: Rc<Models>,
         configure: impl FnOnce(&mut RuntimeOptions),
     ) -> Bed {
+        Bed::build(defs, tools, models, configure, |o| {
+            Ok::<_, ()>(AgentRuntime::new(o).unwrap())
+        })
+        .unwrap()
+    }
+
+    /// A bench whose runtime is restored from a saved `state` (a fresh process's), on a new
+    /// executor and clock.
+    pub fn restored(
+        defs: Vec<AgentDef>,
+        tools: &[SharedTool],
+        models: Rc<Models>,
+        configure: impl FnOnce(&mut RuntimeOptions),
+        state: &Value,
+    ) -> Result<Bed, toolnexus::core::agents::resume::ResumeError> {
+        Bed::build(defs, tools, models, configure, |o| {
+            AgentRuntime::restore(o, state)
+        })
+    }
+
+    fn build<E>(
+        defs: Vec<AgentDef>,
+        tools: &[SharedTool],
+        models: Rc<Models>,
+        configure: impl FnOnce(&mut RuntimeOptions),
+        make: impl FnOnce(RuntimeOptions) -> Result<AgentRuntime, E>,
+    ) -> Result<Bed, E> {
         let pool = LocalPool::new();
         let clock = Rc::new(VirtualClock::default());
         let registry = Registry::new(defs, tools).unwrap();
@@ -351,12 +455,12 @@ impl Bed {
             Rc::new(PoolSpawner(pool.spawner())),
         );
         configure(&mut options);
-        Bed {
-            rt: AgentRuntime::new(options).unwrap(),
+        Ok(Bed {
+            rt: make(options)?,
             pool: RefCell::new(pool),
             clock,
             models,
-        }
+        })
     }
 
     /// Runs the executor until `future` completes.

@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod agents;
+pub mod chain;
 pub mod golden;
 pub mod http;
 pub mod resilience;

@@ -14,10 +14,18 @@ mod resume_support;
 mod a2a_outbound;
 #[path = "../agents_conformance.rs"]
 mod agents_conformance;
+#[path = "../agents_escalation.rs"]
+mod agents_escalation;
 #[path = "../agents_hooks.rs"]
 mod agents_hooks;
 #[path = "../agents_props.rs"]
 mod agents_props;
+#[path = "../agents_restore.rs"]
+mod agents_restore;
+#[path = "../agents_resume.rs"]
+mod agents_resume;
+#[path = "../agents_resume_props.rs"]
+mod agents_resume_props;
 #[path = "../agents_runtime.rs"]
 mod agents_runtime;
 #[path = "../client_abort.rs"]

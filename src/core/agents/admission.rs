@@ -12,6 +12,12 @@ use super::signal::TurnAbort;
 impl AgentRuntime {
     /// Takes the parent's slot, flips to running, drains the inbox; returns the turn's input.
     pub(super) fn admit(&self, h: Handle, prompt: Option<&str>) -> String {
+        let line = format!("{}: idle→running (wake)", self.id(h));
+        self.admit_traced(h, prompt, line)
+    }
+
+    /// [`admit`](Self::admit) with the transition line to trace (a resume's own).
+    pub(super) fn admit_traced(&self, h: Handle, prompt: Option<&str>, line: String) -> String {
         let mut tree = self.0.tree.borrow_mut();
         if let Some(p) = tree[h.0].parent {
             tree[p].running_children += 1;
@@ -26,7 +32,6 @@ impl AgentRuntime {
             inbox::render(&node.id, &items)
         );
         node.drained = items;
-        let line = format!("{}: idle→running (wake)", node.id);
         drop(tree);
         self.t(line);
         input

@@ -1,17 +1,21 @@
 //! An agent as a uniform `Tool` (SPEC §7D, `source: "agent"`; the reference's `asTool`), and a
 //! one-shot run of an agent on a runtime (its `run`). The tool takes `{prompt}`, runs the agent
-//! on a fresh runtime and returns only its final text, with `{agent, turns, totalTokens}`.
+//! on a fresh runtime and returns only its final text, with `{agent, turns, totalTokens}`; when
+//! something inside the run asks and nothing there answers, the tool suspends with that request
+//! and its retry with the Answer resumes the parked run.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::close::CloseOptions;
-use super::data::{TaskResult, TaskStatus};
+use super::data::{HandleState, TaskResult, TaskStatus};
 use super::runtime::{AgentRuntime, WaitOptions};
 use crate::core::host::LocalBoxFuture;
+use crate::core::json::record::Record;
 use crate::core::json::value::{Map, Value};
 use crate::core::spec::{SpecError, ToolSpec};
 use crate::core::tool::{Context, Tool};
-use crate::core::types::ToolResult;
+use crate::core::types::{pending, ToolResult};
 
 /// Runs agent `name` once on `rt` with `prompt`: spawned under the root, woken, waited for,
 /// and closed with its subtree after, unless the run is pending (then it stays parked for a
@@ -49,6 +53,8 @@ pub type RuntimeFactory = Rc<dyn Fn() -> AgentRuntime>;
 pub struct AgentTool {
     spec: ToolSpec,
     runtime: RuntimeFactory,
+    /// Runs parked on a request, by its id, until the call is retried with the Answer.
+    parked: Rc<RefCell<Vec<(String, AgentRuntime)>>>,
 }
 
 impl AgentTool {
@@ -62,6 +68,7 @@ impl AgentTool {
         Ok(AgentTool {
             spec: ToolSpec::new(name, does, schema, "agent")?,
             runtime,
+            parked: Rc::default(),
         })
     }
 }
@@ -71,16 +78,51 @@ impl Tool for AgentTool {
         &self.spec
     }
 
-    fn execute(&self, args: Value, _ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
-        let rt = (self.runtime)();
+    /// A suspension inside the agent's run is the tool's own (SPEC §10): the run parks and the
+    /// tool returns the inner request; the call retried with the Answer resumes that run
+    /// ([`AgentRuntime::resume`]) instead of starting another.
+    fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
         let name = self.spec.name.clone();
+        let parked = self.parked.clone();
+        let resumed = ctx.answer.map(|answer| {
+            let mut runs = parked.borrow_mut();
+            let at = runs.iter().position(|(id, _)| *id == answer.id);
+            (answer, at.map(|i| runs.remove(i).1))
+        });
+        let fresh = resumed.is_none().then(|| (self.runtime)());
         Box::pin(async move {
-            let prompt = match args.get("prompt") {
-                Some(Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-                None => "undefined".to_owned(),
+            let (rt, r) = match (resumed, fresh) {
+                (Some((answer, Some(rt))), _) => {
+                    let r = match rt.resume(answer.to_json_value()).await {
+                        Ok(r) => r,
+                        Err(e) => TaskResult::settled(e.to_string(), TaskStatus::Error, 0, 0),
+                    };
+                    (rt, r)
+                }
+                (Some((answer, None)), _) => {
+                    return ToolResult::error(format!(
+                        "no run of agent \"{name}\" waits on request \"{}\" (it ended, or ran in another process)",
+                        answer.id
+                    ))
+                }
+                (None, Some(rt)) => {
+                    let prompt = match args.get("prompt") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(other) => other.to_string(),
+                        None => "undefined".to_owned(),
+                    };
+                    let r = run_once(&rt, &name, &prompt).await;
+                    (rt, r)
+                }
+                (None, None) => return ToolResult::error("no runtime"),
             };
-            let r = run_once(&rt, &name, &prompt).await;
+            if let (TaskStatus::Pending, Some(request)) = (r.status, &r.pending) {
+                parked.borrow_mut().push((request.id.clone(), rt));
+                return pending(request.clone());
+            }
+            if rt.state(rt.root()) != HandleState::Closed {
+                rt.close(rt.root(), CloseOptions::default()).await;
+            }
             let mut metadata = Map::new();
             metadata.insert("agent".into(), Value::String(name));
             metadata.insert("turns".into(), Value::from(r.turns));

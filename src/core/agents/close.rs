@@ -80,6 +80,7 @@ impl AgentRuntime {
             if node.state == HandleState::Suspended {
                 node.pending = None;
                 node.checkpoint = None;
+                node.halted_call = None;
             }
             (node.view(), node.agent.def.on_close.clone())
         };
@@ -97,6 +98,10 @@ impl AgentRuntime {
                 node.turns_total,
                 node.usage_total,
             );
+            if prev == HandleState::Suspended {
+                // The request died with it: what a later wait or reattach reads is the close.
+                node.last_result = Some(result.clone());
+            }
             let line = format!(
                 "{}: {}→closed ({})",
                 node.id,

@@ -1,7 +1,8 @@
 //! The runtime's plain data (SPEC §7D): a handle's state, an inbox item, a turn's result, the
 //! read-only view of a handle. Each is a record, so it crosses (and is saved) as JSON.
 
-use crate::core::types::Request;
+use crate::core::json::value::Value;
+use crate::core::types::{Request, ToolResult};
 
 crate::word! {
     /// Where a handle is in its state machine: `idle → running → (idle | suspended | closed)`,
@@ -137,5 +138,32 @@ crate::record! {
         pub pool_tokens: Option<f64> = "poolTokens",
         /// Its unanswered request while suspended.
         pub pending: Option<Request> = "pending",
+    }
+}
+
+crate::record! {
+    /// The tool call a suspended chain halted on, at its deepest handle: what a page shows
+    /// beside the request ("researcher → browser wants to run `fetch_page({url})`"). The
+    /// request itself stays the tool's own, unchanged but for `data.path`.
+    pub struct HaltedCall as "struct HaltedCall" {
+        /// The id of the handle whose own tool asked.
+        pub handle: String = "handle",
+        /// The tool's name.
+        pub tool: String = "tool",
+        /// The arguments it was called with.
+        pub args: Value = "args" as "Record<string, unknown>",
+    }
+}
+
+crate::record! {
+    /// A tool call a halted turn completed (or halted on): its replay from the checkpoint is
+    /// answered with this result instead of running the tool again.
+    pub struct RecordedCall as "struct RecordedCall" {
+        /// The tool's name.
+        pub tool: String = "tool",
+        /// The arguments it ran with.
+        pub args: Value = "args" as "Record<string, unknown>",
+        /// What it returned (for the halted call, its suspension).
+        pub result: ToolResult = "result",
     }
 }

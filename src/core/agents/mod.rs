@@ -9,6 +9,10 @@
 //! | [`options`] | `RuntimeOptions` (checked) and `LlmSettings` |
 //! | [`runtime`] | the verbs `spawn`, `post`, `wake`, `wait`, `interrupt`, `list`, `inspect` |
 //! | [`close`] | `close`, leaf-first |
+//! | [`durable`] | the runtime's state as JSON (`saved_state`, `save_state`) and a runtime rebuilt from it (`restore`) |
+//! | [`resume`] | the Answer routed to the deepest suspended handle; inline and durable resume |
+//! | `replay` | a replayed turn's tools answer the calls its halted run already made |
+//! | `interpreter` | a handle's `waitFor`: nearest interpreter wins, one hop at a time |
 //! | `admission` | a wake's admission, slot transfer, the live budget walk |
 //! | `turn` | one turn: the handle's client, its run, the outcome recorded |
 //! | [`task`] | the `task` tool: delegation to a team member |
@@ -23,11 +27,15 @@ pub mod as_tool;
 pub mod budget;
 pub mod close;
 pub mod data;
+pub mod durable;
 pub mod gate;
 pub mod inbox;
+mod interpreter;
 pub mod node;
 pub mod options;
 pub mod registry;
+mod replay;
+pub mod resume;
 pub mod runtime;
 pub mod signal;
 pub mod snapshot;

@@ -5,17 +5,21 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::budget::{Budget, Caps, Pools};
-use super::data::{HandleDetail, HandleState, HandleView, InboxItem, TaskResult};
+use super::data::{
+    HaltedCall, HandleDetail, HandleState, HandleView, InboxItem, RecordedCall, TaskResult,
+};
 use super::registry::Agent;
 use super::signal::TurnAbort;
 use super::waiter::Slot;
-use crate::core::types::Request;
+use crate::core::types::{Answer, Request};
 
 /// Where a halted turn resumes: its exact input (prompt plus the rendered inbox drain).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checkpoint {
     /// The turn's input, replayed on resume.
     pub input: String,
+    /// The calls the halted turn ran, answered from here when the replay makes them again.
+    pub calls: Vec<RecordedCall>,
 }
 
 /// A child's wake deferred by its parent's `maxConcurrent`.
@@ -59,6 +63,8 @@ pub struct Node {
     pub turns_total: u32,
     /// The unanswered request while suspended (`data.path` stamped).
     pub pending: Option<Request>,
+    /// The tool call the suspended chain halted on, at its deepest handle.
+    pub halted_call: Option<HaltedCall>,
     /// The last settled result: what `wait` answers on a settled handle.
     pub last_result: Option<TaskResult>,
     /// Where a suspended turn resumes.
@@ -81,6 +87,19 @@ pub struct Node {
     pub abort: Option<Rc<TurnAbort>>,
     /// Registered waiters.
     pub waiters: Vec<Rc<Slot>>,
+    /// The Answer the next turn (a resumed one) hands to its re-raised request.
+    pub one_shot: Option<OneShot>,
+    /// The calls the next turn (a replay) answers from its checkpoint.
+    pub replay: Vec<RecordedCall>,
+}
+
+/// The Answer a resumed turn's replay gives to the request its halted tool raises again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OneShot {
+    /// The request the Answer answered (its id already checked).
+    pub request: Request,
+    /// The checked Answer.
+    pub answer: Answer,
 }
 
 impl Node {
@@ -102,6 +121,7 @@ impl Node {
             tool_calls_total: 0,
             turns_total: 0,
             pending: None,
+            halted_call: None,
             last_result: None,
             checkpoint: None,
             drained: Vec::new(),
@@ -113,6 +133,8 @@ impl Node {
             close_waiters: Vec::new(),
             abort: None,
             waiters: Vec::new(),
+            one_shot: None,
+            replay: Vec::new(),
         }
     }
 

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::registry::Registry;
 use crate::core::client::config::Style;
-use crate::core::client::hooks::Hooks;
+use crate::core::client::hooks::{Hooks, WaitFor};
 use crate::core::client::store::Store;
 use crate::core::client::telemetry::MetricSink;
 use crate::core::host::{Clock, Http, Spawn};
@@ -59,6 +59,9 @@ pub struct RuntimeOptions {
     pub hooks: Option<Rc<dyn Hooks>>,
     /// `onMetric`: §8 metric sink of every agent whose def sets none.
     pub on_metric: Option<Rc<dyn MetricSink>>,
+    /// `waitFor`: the runtime's own interpreter, the last hop before a durable pending: it
+    /// answers what a top-level handle's subtree raises when nothing nearer does.
+    pub wait_for: Option<Rc<dyn WaitFor>>,
 }
 
 impl RuntimeOptions {
@@ -81,6 +84,7 @@ impl RuntimeOptions {
             shutdown_ms: None,
             hooks: None,
             on_metric: None,
+            wait_for: None,
         }
     }
 }

@@ -17,7 +17,7 @@ use super::node::{Node, QueuedWake, Tree};
 pub use super::options::{LlmSettings, RuntimeOptions};
 use super::registry::{Agent, AgentDef, Registry};
 use super::waiter::{Slot, Waiting};
-use crate::core::client::hooks::Hooks;
+use crate::core::client::hooks::{Hooks, WaitFor};
 use crate::core::client::store::{InMemoryStore, Store};
 use crate::core::client::telemetry::MetricSink;
 use crate::core::host::{Clock, Http, LocalBoxFuture, Spawn};
@@ -62,9 +62,12 @@ pub(super) struct Inner {
     pub(super) shutdown_ms: f64,
     pub(super) hooks: Option<Rc<dyn Hooks>>,
     pub(super) on_metric: Option<Rc<dyn MetricSink>>,
+    pub(super) wait_for: Option<Rc<dyn WaitFor>>,
     pub(super) tree: RefCell<Tree>,
     pub(super) serial: u64,
     pub(super) trace: RefCell<Vec<String>>,
+    /// Request ids a durable resume is under way for (a second Answer to one is refused).
+    pub(super) resuming: RefCell<Vec<String>>,
 }
 
 /// The runtime; cheap to clone (all clones are the same runtime).
@@ -163,9 +166,11 @@ impl AgentRuntime {
             shutdown_ms: options.shutdown_ms.unwrap_or(200.0),
             hooks: options.hooks,
             on_metric: options.on_metric,
+            wait_for: options.wait_for,
             tree: RefCell::new(Tree::new(root, void)),
             serial,
             trace: RefCell::new(Vec::new()),
+            resuming: RefCell::new(Vec::new()),
         })))
     }
 
@@ -485,8 +490,16 @@ impl AgentRuntime {
         match node.state {
             HandleState::Suspended => {
                 let kind = node.pending.take().map(|r| r.kind).unwrap_or_default();
+                node.halted_call = None;
                 node.checkpoint = None;
                 node.state = HandleState::Idle;
+                // Its last result is no longer the request: a reattaching `task` reads this.
+                node.last_result = Some(TaskResult::settled(
+                    format!("interrupt cancelled pending \"{kind}\""),
+                    TaskStatus::Interrupted,
+                    node.turns_total,
+                    node.usage_total,
+                ));
                 let line = format!(
                     "{}: suspended→idle (interrupt cancelled pending \"{kind}\")",
                     node.id

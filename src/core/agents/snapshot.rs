@@ -4,7 +4,7 @@
 //! the tree between turns.
 
 use super::budget::Budget;
-use super::data::{HandleState, InboxItem, TaskResult};
+use super::data::{HaltedCall, HandleState, InboxItem, RecordedCall, TaskResult};
 use super::node::Tree;
 use super::runtime::AgentRuntime;
 use crate::core::types::Request;
@@ -54,10 +54,14 @@ crate::record! {
         pub turns_total: u32 = "turnsTotal",
         /// Its unanswered request while suspended.
         pub pending: Option<Request> = "pending",
+        /// The tool call its suspended chain halted on, at the deepest handle.
+        pub halted_call: Option<HaltedCall> = "haltedCall",
         /// Its last settled result.
         pub last_result: Option<TaskResult> = "lastResult",
         /// The input its suspended turn replays on resume.
         pub checkpoint: Option<String> = "checkpoint",
+        /// The calls its halted turn ran, answered from here on the replay.
+        pub checkpoint_calls: Vec<RecordedCall> = "checkpointCalls",
         /// `agent:prompt` when `task` spawned it.
         pub task_key: Option<String> = "taskKey",
         /// Its children running now.
@@ -96,8 +100,14 @@ fn record(tree: &Tree, node: &super::node::Node) -> HandleRecord {
         tool_calls_total: node.tool_calls_total,
         turns_total: node.turns_total,
         pending: node.pending.clone(),
+        halted_call: node.halted_call.clone(),
         last_result: node.last_result.clone(),
         checkpoint: node.checkpoint.as_ref().map(|c| c.input.clone()),
+        checkpoint_calls: node
+            .checkpoint
+            .as_ref()
+            .map(|c| c.calls.clone())
+            .unwrap_or_default(),
         task_key: node.task_key.clone(),
         running_children: node.running_children,
         seq: node.seq,

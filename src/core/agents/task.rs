@@ -9,11 +9,12 @@ use crate::core::text::JoinWith;
 
 use super::close::CloseOptions;
 use super::data::{HandleState, TaskResult, TaskStatus};
+use super::node::OneShot;
 use super::runtime::{pending_result, AgentRuntime, Handle, WaitOptions};
 use crate::core::host::LocalBoxFuture;
 use crate::core::spec::ToolSpec;
 use crate::core::tool::{Context, Tool};
-use crate::core::types::{pending, ToolResult};
+use crate::core::types::{pending, Answer, ToolResult};
 
 /// The `task` tool of one parent handle.
 pub struct TaskTool {
@@ -74,7 +75,8 @@ impl Tool for TaskTool {
         &self.spec
     }
 
-    fn execute(&self, args: Value, _ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+    fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
+        let answer = ctx.answer;
         let (rt, parent, team) = (self.rt.clone(), self.parent, self.team.clone());
         Box::pin(async move {
             let name = text_arg(&args, "agent");
@@ -92,7 +94,7 @@ impl Tool for TaskTool {
             let key = format!("{name}:{prompt}");
             let (child, result) = match rt.reattach(parent, &key) {
                 Some(existing) => {
-                    let r = rt.reattached_result(parent, existing).await;
+                    let r = rt.reattached_result(parent, existing, answer).await;
                     (existing, r)
                 }
                 None => {
@@ -138,9 +140,15 @@ impl AgentRuntime {
             .map(|c| self.handle(c))
     }
 
-    /// What a reattached child answers: its pending request, its running turn's result, or
-    /// its recorded result.
-    async fn reattached_result(&self, parent: Handle, child: Handle) -> TaskResult {
+    /// What a reattached child answers: its pending request (or, when the retried call carries
+    /// the Answer to it, the child resumed inline with it), its running turn's result, or its
+    /// recorded result.
+    async fn reattached_result(
+        &self,
+        parent: Handle,
+        child: Handle,
+        answer: Option<Answer>,
+    ) -> TaskResult {
         let line = {
             let tree = self.0.tree.borrow();
             let node = &tree[child.0];
@@ -154,7 +162,16 @@ impl AgentRuntime {
         self.t(line);
         let state = self.state(child);
         match state {
-            HandleState::Suspended => pending_result(&self.0.tree.borrow()[child.0]),
+            HandleState::Suspended => {
+                let request = self.0.tree.borrow()[child.0].pending.clone();
+                match (request, answer) {
+                    (Some(request), Some(answer)) if answer.id == request.id => {
+                        let shot = OneShot { request, answer };
+                        self.resume_suspended(child, Some(shot), true).await
+                    }
+                    _ => pending_result(&self.0.tree.borrow()[child.0]),
+                }
+            }
             HandleState::Running => {
                 self.wait(
                     child,

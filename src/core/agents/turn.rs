@@ -3,16 +3,19 @@
 //! outcome recorded: usage rolled up the tree (the budget ledger), the state moved on, the
 //! transition traced, the waiters answered. A failure is a result, never a panic or a throw.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::data::{HandleState, TaskResult, TaskStatus};
-use super::node::Checkpoint;
+use super::data::{HaltedCall, HandleState, RecordedCall, TaskResult, TaskStatus};
+use super::interpreter::Interpreter;
+use super::node::{Checkpoint, OneShot};
+use super::replay::{recorded_calls, replaying};
 use super::runtime::{AgentRuntime, Handle};
 use super::signal::{AbortHandle, TurnAbort};
 use super::task::TaskTool;
 use crate::core::client::config::ClientConfig;
 use crate::core::client::hooks::{Hooks, NoHooks};
-use crate::core::client::result::{RunResult, Status};
+use crate::core::client::result::{RunResult, Status, ToolCallRecord};
 use crate::core::client::run::{Client, RunInput};
 use crate::core::client::telemetry::Telemetry;
 use crate::core::json::value::Value;
@@ -44,7 +47,12 @@ impl AgentRuntime {
         let id = self.id(h);
         let store = self.0.store.clone();
         let pre_turn = store.get(&id).await?.unwrap_or_default();
-        let (client, toolkit) = self.client_for(h);
+        let (one_shot, replay) = {
+            let mut tree = self.0.tree.borrow_mut();
+            let node = &mut tree[h.0];
+            (node.one_shot.take(), std::mem::take(&mut node.replay))
+        };
+        let (client, toolkit) = self.client_for(h, one_shot, replay);
         let mut run = RunInput::new(toolkit, input.into());
         run.signal = Some(Rc::new(AbortHandle(abort.clone())));
         let result = client
@@ -56,11 +64,16 @@ impl AgentRuntime {
 
     /// The handle's client and toolkit view. The def's `hooks` and `onMetric` each replace
     /// the runtime's when set (never merged), and are handed over untouched.
-    fn client_for(&self, h: Handle) -> (Client, Rc<Toolkit>) {
+    fn client_for(
+        &self,
+        h: Handle,
+        one_shot: Option<OneShot>,
+        replay: Vec<RecordedCall>,
+    ) -> (Client, Rc<Toolkit>) {
         let tree = self.0.tree.borrow();
         let node = &tree[h.0];
         let def = &node.agent.def;
-        let mut extras: Vec<SharedTool> = node.agent.tools.clone();
+        let mut extras: Vec<SharedTool> = replaying(node.agent.tools.clone(), replay);
         if !def.team.is_empty() {
             extras.push(Rc::new(TaskTool::new(self.clone(), h, &def.team)));
         }
@@ -89,12 +102,25 @@ impl AgentRuntime {
             .or_else(|| self.0.hooks.clone())
             .unwrap_or_else(|| Rc::new(NoHooks));
         let sink = def.on_metric.clone().or_else(|| self.0.on_metric.clone());
+        // The nearest interpreter: the def's `waitFor`, else the runtime's for a top-level
+        // handle; none of them, and a suspension halts the run (it escalates to the parent).
+        let authority = match (&def.wait_for, node.parent, &self.0.wait_for) {
+            (Some(w), _, _) => Some((node.id.to_string(), w.clone())),
+            (None, Some(0), Some(w)) => Some(("root".to_owned(), w.clone())),
+            _ => None,
+        };
+        let interpreter = Interpreter {
+            rt: self.clone(),
+            id: node.id.clone(),
+            one_shot: RefCell::new(one_shot),
+            authority,
+        };
         let client = Client {
             dialect: config.style.dialect(),
             config: Rc::new(config),
             http: self.0.http.clone(),
             hooks,
-            wait_for: def.wait_for.clone(),
+            wait_for: Some(Rc::new(interpreter)),
             clock: self.0.clock.clone(),
             telemetry: Rc::new(Telemetry::with_sink(sink)),
             requests: Rc::default(),
@@ -144,6 +170,8 @@ impl AgentRuntime {
                 if let Err(why) = self.0.store.save(&id, &pre_turn).await {
                     self.t(format!("{id}: transcript not rewound: {why}"));
                 }
+                let halted_call = self.halted_call_of(&id, &request, &run.tool_calls);
+                let calls = recorded_calls(&request, &run.tool_calls);
                 let stamped = stamp_path(request, &id);
                 let line = format!("{id}: running→suspended (pending \"{}\")", stamped.kind);
                 {
@@ -153,7 +181,8 @@ impl AgentRuntime {
                         node.state = HandleState::Suspended;
                     }
                     node.pending = Some(stamped.clone());
-                    node.checkpoint = Some(Checkpoint { input });
+                    node.halted_call = halted_call;
+                    node.checkpoint = Some(Checkpoint { input, calls });
                     node.drained.clear();
                 }
                 self.t(line);
@@ -225,6 +254,41 @@ impl AgentRuntime {
         };
         let text = if aborted { reason } else { message };
         TaskResult::settled(text, status, turns, tokens)
+    }
+
+    /// The call the turn halted on (the last failed call whose output is the request's
+    /// prompt); when that is `task`, the call its child's chain halted on.
+    fn halted_call_of(
+        &self,
+        id: &str,
+        request: &Request,
+        calls: &[ToolCallRecord],
+    ) -> Option<HaltedCall> {
+        let call = calls
+            .iter()
+            .rev()
+            .find(|c| c.is_error && c.output == request.prompt)?;
+        let relayed_from = match request.data.as_ref().and_then(|d| d.get("path")) {
+            Some(Value::Array(segments)) if call.name == "task" => Some(
+                segments
+                    .iter()
+                    .map(|s| s.as_str().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            ),
+            _ => None,
+        };
+        match relayed_from {
+            Some(child) => {
+                let child = self.find(&child)?;
+                self.0.tree.borrow()[child.0].halted_call.clone()
+            }
+            None => Some(HaltedCall {
+                handle: id.to_owned(),
+                tool: call.name.clone(),
+                args: call.args.clone(),
+            }),
+        }
     }
 
     fn to_idle(&self, h: Handle, line: String) {

@@ -131,4 +131,11 @@ impl Hooks for NoHooks {}
 pub trait WaitFor {
     /// Resolves one request.
     fn wait_for(&self, request: &Request) -> LocalBoxFuture<'static, Result<Value, String>>;
+
+    /// Whether this slot answers `request` at all; when it does not, the run halts on it as
+    /// if no `waitFor` were set (the agent runtime's interpreters answer only their subtree's
+    /// requests). Every host slot answers every request.
+    fn interprets(&self, _request: &Request) -> bool {
+        true
+    }
 }

@@ -30,7 +30,7 @@ pub async fn resolve(
             request: request.clone(),
         });
     }
-    let Some(wait_for) = env.wait_for.clone() else {
+    let Some(wait_for) = env.wait_for.clone().filter(|w| w.interprets(&request)) else {
         let placeholder = ToolResult::error(request.prompt.clone());
         return Ok(Outcome::Halted {
             args,

@@ -78,7 +78,7 @@ async fn relay_turn(
             request: request.clone(),
         });
     }
-    let Some(wait_for) = env.wait_for.clone() else {
+    let Some(wait_for) = env.wait_for.clone().filter(|w| w.interprets(request)) else {
         return Ok(relayed
             .iter()
             .map(|c| {
