@@ -3,7 +3,8 @@
 //! keyed by model name, its steps as verbs, its expectations asserted as written. Without
 //! `../shared/conformance` these tests are ignored (`build.rs`); `agents_runtime.rs` tests the
 //! same behaviour on the project's own data. Fixtures played: shared/conformance/subagent-fanout,
-//! shared/conformance/subagent-lifecycle, shared/conformance/subagent-budgets and
+//! shared/conformance/subagent-lifecycle, shared/conformance/subagent-budgets,
+//! shared/conformance/subagent-escalation, shared/conformance/subagent-durable-resume and
 //! shared/conformance/agent-hooks.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
