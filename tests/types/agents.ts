@@ -128,3 +128,15 @@ async function level1(lookup: import("toolnexus-wasm").Tool) {
   void [registry, rt, tool, runtime]
 }
 void level1
+
+// Personas: an agent home as an agent, on a heartbeat.
+async function persona(fs: import("toolnexus-wasm").IndexedDbFileSystem) {
+  const ava: agents.Agent = await agents.fromDir("/personas/ava", { fs, memory: true, does: "support" })
+  const started: agents.StartedAgent = agents.startAgent(ava, { llm: { model: "m" } }, { everyMs: 60_000, onBeat: (text: string) => void text, signal: new AbortController().signal })
+  const beats: string[] = started.beats
+  await started.stop()
+  // @ts-expect-error: everyMs is required
+  agents.startAgent(ava, {}, {})
+  void beats
+}
+void persona
