@@ -1,23 +1,30 @@
 // Typings of agents.js, the `agents` namespace the entries export (`import { agents } from
 // "toolnexus-wasm"`): context compaction (SPEC §7F).
 import type { AnthropicTool, ClientOptions, Hooks, Message, OpenAITool, RunResult, Toolkit } from "../ts/index.js"
+import type { ToolnexusError } from "./errors.js"
 
 /** Options of {@link compactor}. */
 export interface CompactorOptions {
   /** Compact only when the transcript's estimate is over this; at or below, the hook does nothing. */
   maxTokens: number
-  /** Keep at least this many tokens of the most recent messages (default `Math.floor(maxTokens / 2)`). */
+  /** Keep at least this many tokens of the most recent messages, from 0 to `maxTokens` (default `Math.floor(maxTokens / 2)`). */
   keepTail?: number
   /**
    * Summarizes the older messages (everything between the leading system prompt and the kept
-   * tail); may call a model. A throw or rejection fails the hook with a `ToolnexusError` of code
-   * `"hook"` (a run stops with it) and the transcript is left as it was.
+   * tail); may call a model. A throw, a rejection or a result that is not a string leaves that
+   * call uncompacted (a console warning, `onError`) and the run going: never a lost transcript.
    */
   summarize: (older: Message[]) => string | Promise<string>
   /** The token estimate of a list of messages (default {@link estimateTokens}). */
   countTokens?: (messages: Message[]) => number
   /** Puts a system reminder to save durable facts with the `memory` tool between the summary and the tail. */
   flushToMemory?: boolean
+  /**
+   * Hears a failed compaction (a `summarize` that throws, rejects or gives no string; code
+   * `"hook"`): that call goes uncompacted, with a console warning, and the run goes on. A place
+   * for a host's counter or metric.
+   */
+  onError?: (error: ToolnexusError) => void
 }
 
 /** What a `beforeLLM` hook is given before each model call. */

@@ -75,12 +75,19 @@ export function compactor(options) {
   if (options === null || typeof options !== "object") {
     throw new ToolnexusError("invalid_options", `compactor: options must be {maxTokens, summarize, keepTail?, countTokens?, flushToMemory?}, got ${typeName(options)}`)
   }
-  const { maxTokens, keepTail, summarize, countTokens, flushToMemory } = options
+  const { maxTokens, keepTail, summarize, countTokens, flushToMemory, onError } = options
   if (typeof maxTokens !== "number" || Number.isNaN(maxTokens)) {
     throw new ToolnexusError("invalid_options", `compactor: maxTokens must be a number, got ${typeName(maxTokens)}`)
   }
+  if (!(maxTokens > 0)) throw new ToolnexusError("invalid_options", `compactor: maxTokens must be positive, got ${maxTokens}`)
   if (keepTail !== undefined && (typeof keepTail !== "number" || Number.isNaN(keepTail))) {
     throw new ToolnexusError("invalid_options", `compactor: keepTail must be a number, got ${typeName(keepTail)}`)
+  }
+  if (keepTail !== undefined && !(keepTail >= 0 && keepTail <= maxTokens)) {
+    throw new ToolnexusError("invalid_options", `compactor: keepTail must be from 0 to maxTokens (${maxTokens}), got ${keepTail}`)
+  }
+  if (onError !== undefined && typeof onError !== "function") {
+    throw new ToolnexusError("invalid_options", `compactor: onError must be a function, got ${typeName(onError)}`)
   }
   if (typeof summarize !== "function") {
     throw new ToolnexusError("invalid_options", `compactor: summarize must be a function, got ${typeName(summarize)}`)
@@ -115,10 +122,22 @@ export function compactor(options) {
     if (start <= head) return undefined
     const older = messages.slice(head, start)
     let summary
+    let failure
     try {
       summary = await summarize(older)
+      if (typeof summary !== "string") failure = new ToolnexusError("hook", `compactor: summarize gave ${typeName(summary)}, not a string; this call goes uncompacted`)
     } catch (thrown) {
-      throw new ToolnexusError("hook", `compactor: summarize failed, the transcript is left as it was: ${errorText(thrown)}`, { cause: thrown })
+      failure = new ToolnexusError("hook", `compactor: summarize failed, this call goes uncompacted: ${errorText(thrown)}`, { cause: thrown })
+    }
+    if (failure !== undefined) {
+      // The run goes on with the whole transcript: a summary is an optimisation, the transcript is not.
+      console.warn(`[toolnexus] ${failure.message}`)
+      try {
+        onError?.(failure)
+      } catch {
+        // the host's callback must not fail the run either
+      }
+      return undefined
     }
     const compacted = messages.slice(0, head)
     // A transcript that leads with a system prompt (OpenAI) takes the summary as system messages,
@@ -126,7 +145,7 @@ export function compactor(options) {
     // `system`, and its API refuses a system role inside `messages`) takes them as user turns,
     // which both APIs accept before the tail's own user turn.
     const role = head === 1 ? "system" : "user"
-    compacted.push({ role, content: SUMMARY_PREFIX + String(summary) })
+    compacted.push({ role, content: SUMMARY_PREFIX + summary })
     if (flushToMemory) compacted.push({ role, content: FLUSH_REMINDER })
     for (let i = start; i < messages.length; i++) compacted.push(messages[i])
     return { messages: compacted }
