@@ -215,6 +215,7 @@ test("bad answers are invalid_resume with nothing changed; the right answer stil
   await rejects(rt.resume({ ok: true }), "invalid_resume", /the answer has no id; it must echo the pending request's id/)
   await rejects(rt.resume({ id: 7, ok: true }), "invalid_resume", /the answer's id must be a string \(got 7\)/)
   await rejects(rt.resume({ id, ok: "yes" }), "invalid_resume", /the answer is not an Answer/)
+  await rejects(rt.resume({ id, ok: true, data: { big: 1n } }), "invalid_resume", /the answer is not an Answer object .*BigInt/)
   assert.deepEqual(rt.suspended().map((row) => row.handle.id), ["root/lead.1", WORKER_ID], "still suspended")
   assert.deepEqual(runs, { lookup: 1, deployAsked: 1, deployed: 0, spawns: 1 })
 
@@ -232,6 +233,9 @@ test("a corrupt or foreign saved state is refused (invalid_argument) and the sav
 
   refused("garbage", /saved runtime state refused/)
   refused(undefined, /saved runtime state refused/)
+  const cyclic = { format: "toolnexus-agent-runtime/v1" }
+  cyclic.self = cyclic
+  refused(cyclic, /saved runtime state refused: it is not plain JSON/)
   refused({ ...saved, format: "someone-else/v9" }, /saved runtime state refused: .*someone-else\/v9/)
   refused({ ...saved, handles: [] }, /saved runtime state refused: it has no handles/)
   refused({ ...saved, handles: saved.handles.map((h) => (h.id === WORKER_ID ? { ...h, state: "running" } : h)) }, new RegExp(`handle "${WORKER_ID}" was saved mid-turn \\(running\\); save between turns`))
