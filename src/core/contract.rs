@@ -55,6 +55,11 @@ pub fn typescript(full: bool) -> String {
         add(crate::core::agents::data::TaskResult::write_typescript);
         add(crate::core::agents::data::HandleView::write_typescript);
         add(crate::core::agents::data::HandleDetail::write_typescript);
+        add(crate::core::agents::data::HaltedCall::write_typescript);
+        add(crate::core::agents::data::RecordedCall::write_typescript);
+        add(crate::core::agents::snapshot::QueuedWakeRecord::write_typescript);
+        add(crate::core::agents::snapshot::HandleRecord::write_typescript);
+        add(crate::core::agents::durable::RuntimeState::write_typescript);
     }
     out
 }

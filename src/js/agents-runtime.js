@@ -128,16 +128,32 @@ function settledError(text) {
   return { text, isError: true, status: "error", turns: 0, totalTokens: 0 }
 }
 
+/** The saved state `AgentRuntime.restore` is building a runtime from (read by the constructor). */
+let restoring
+
 /**
  * The sub-agent runtime (SPEC §7D): a tree of handles under `root`, driven by six verbs
  * (`spawn`, `post`, `wake`, `wait`, `interrupt`, `close`), read through `list` / `inspect` and
  * the transition `trace`. A refused verb returns its reason; bad options throw a
- * `ToolnexusError` with code `"invalid_options"`.
+ * `ToolnexusError` with code `"invalid_options"`. A suspended subtree is continued by
+ * `resume(answer)`, also on a runtime rebuilt by `AgentRuntime.restore(options, savedState())`.
  */
 export class AgentRuntime {
   #native
   #table
+  /** A runtime over `options` (the constructor's) holding `state`, a `savedState()` as plain JSON. */
+  static restore(options, state) {
+    restoring = { state }
+    try {
+      return new AgentRuntime(options)
+    } finally {
+      restoring = undefined
+    }
+  }
+
   constructor(options) {
+    const restored = restoring
+    restoring = undefined
     if (options === null || typeof options !== "object") {
       throw new ToolnexusError("invalid_options", `AgentRuntime: options must be an object {registry, llm?, fetch?, clock?, store?, …}, got ${typeName(options)}`)
     }
@@ -148,7 +164,8 @@ export class AgentRuntime {
     }
     const table = new Table()
     const store = options.store ?? new InMemoryConversationStore()
-    table.native = new Native({ ...options, store, registry: handing(options.registry, table) })
+    const native = { ...options, store, registry: handing(options.registry, table) }
+    table.native = restored === undefined ? new Native(native) : Native.restore(native, restored.state)
     this.#native = table.native
     this.#table = table
     /** The runtime's root handle (the parent of top-level spawns). */
@@ -231,6 +248,32 @@ export class AgentRuntime {
 
   list() {
     return this.#native.list()
+  }
+
+  resume(answer) {
+    try {
+      return this.#native.resume(answer)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  savedState() {
+    const running = this.#native.running()
+    if (running !== undefined) {
+      throw new ToolnexusError("invalid_argument", `savedState: the state is not saved while a turn runs (handle "${running}"); save between turns`)
+    }
+    return this.#native.savedState()
+  }
+
+  haltedCall(requestId) {
+    if (typeof requestId !== "string") throw new ToolnexusError("invalid_argument", `haltedCall: requestId must be a string, got ${typeName(requestId)}`)
+    const call = this.#native.haltedCall(requestId)
+    return call === undefined ? undefined : { ...call, handle: this.#table.handle(call.handle) }
+  }
+
+  suspended() {
+    return this.#native.suspended().map(({ handle, request }) => ({ handle: this.#table.handle(handle), request }))
   }
 
   inspect(h) {

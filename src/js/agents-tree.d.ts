@@ -3,8 +3,8 @@
 import type { AnthropicTool, ClientOptions, Hooks, Message, OpenAITool, RunResult, Toolkit } from "../ts/index.js"
 import type { Completion, Guardrail, Loop } from "./agents.js"
 
-import type { Answer, ConversationStore, MetricEvent, Request, Tool, Budget, HandleDetail, HandleView, InboxItem, TaskResult } from "../ts/index.js"
-export type { Budget, HandleDetail, HandleView, InboxItem, TaskResult } from "../ts/index.js"
+import type { Answer, ConversationStore, MetricEvent, Request, Tool, Budget, HaltedCall, HandleDetail, HandleView, InboxItem, RuntimeState, TaskResult } from "../ts/index.js"
+export type { Budget, HaltedCall, HandleDetail, HandleRecord, HandleView, InboxItem, QueuedWakeRecord, RecordedCall, RuntimeState, TaskResult } from "../ts/index.js"
 
 /** Where a handle is: `idle → running → (idle | suspended | closed)`. */
 export type HandleState = "idle" | "running" | "suspended" | "closed"
@@ -97,6 +97,26 @@ export interface RuntimeOptions {
   hooks?: Hooks
   /** §8 metric sink of every agent whose definition sets none. */
   onMetric?: (event: MetricEvent) => void
+  /**
+   * The runtime's own answerer: the last hop before a durable `pending`. It answers what a
+   * top-level handle's subtree raises when no definition's `waitFor` nearer does; without
+   * it the top result is `pending` and {@link AgentRuntime.resume} continues it.
+   */
+  waitFor?: (request: Request) => Promise<Answer>
+}
+
+/** The tool call a suspended chain halted on: its deepest handle, the tool and its arguments. */
+export interface HaltedToolCall extends Omit<HaltedCall, "handle"> {
+  /** The handle whose own tool asked. */
+  handle: Handle
+}
+
+/** A suspended handle and the request it waits on (a row of {@link AgentRuntime.suspended}). */
+export interface SuspendedHandle {
+  /** The suspended handle. */
+  handle: Handle
+  /** Its unanswered request (`data.path` names the handle that asked). */
+  request: Request
 }
 
 /** A live agent of a runtime. Its fields read the runtime at the moment they are read. */
@@ -138,6 +158,19 @@ export declare class Handle {
  */
 export declare class AgentRuntime {
   constructor(options: RuntimeOptions)
+  /**
+   * A runtime over `options` (the constructor's) holding a saved `state`: its suspended
+   * handles still wait on their requests, ready for {@link AgentRuntime.resume}. Give it the
+   * same `store` when the transcripts must carry over. A corrupt state, or one naming agents
+   * the registry does not have, throws `invalid_argument`; bad options `invalid_options`.
+   *
+   * ```js
+   * const saved = JSON.stringify(rt.savedState())
+   * const later = agents.AgentRuntime.restore({ registry, store, llm }, JSON.parse(saved))
+   * const result = await later.resume({ id: request.id, ok: true })
+   * ```
+   */
+  static restore(options: RuntimeOptions, state: RuntimeState | unknown): AgentRuntime
   /** The root handle. */
   readonly root: Handle
   /** The transition trace (a copy, as of the read). */
@@ -164,6 +197,28 @@ export declare class AgentRuntime {
   list(): HandleView[]
   /** One handle's detail. */
   inspect(h: Handle): HandleDetail
+  /**
+   * Continues a suspended subtree: `answer` goes to the deepest suspended handle waiting on
+   * its `id`, whose halted turn replays from its checkpoint (no tool runs twice), then each
+   * suspended ancestor replays, reattaching to its delegated child. Resolves with the last
+   * replayed handle's result (`pending` again if something else still waits). An answer that
+   * fits no suspended handle rejects with `invalid_resume`, nothing changed.
+   *
+   * ```js
+   * const r = await lead.run("deploy it")
+   * if (r.status === "pending") console.log((await r.runtime.resume({ id: r.pending.id, ok: true })).text)
+   * ```
+   */
+  resume(answer: Answer): Promise<TaskResult>
+  /**
+   * The runtime's state as plain JSON, to keep (`JSON.stringify`) and give to
+   * {@link AgentRuntime.restore}. Saved between turns: while a turn runs it throws `invalid_argument`.
+   */
+  savedState(): RuntimeState
+  /** The tool call behind the suspended request `requestId` (what a page shows beside it), or `undefined`. */
+  haltedCall(requestId: string): HaltedToolCall | undefined
+  /** Every suspended handle and the request it waits on, in tree order. */
+  suspended(): SuspendedHandle[]
 }
 
 /** The Level-1 agent spec. */

@@ -1,6 +1,7 @@
 //! `new agents.AgentRuntime(options)` read into the core's [`RuntimeOptions`]: the registry
 //! (`Record<string, AgentDef>`, each def's `tools` JavaScript `Tool`s gathered into the core's
-//! toolkit tools), `llm`, `fetch`, `clock`, `store`, the gates' sizes, `hooks` and `onMetric`.
+//! toolkit tools), `llm`, `fetch`, `clock`, `store`, the gates' sizes, `hooks`, `onMetric` and
+//! `waitFor` (the runtime's own answerer, the last hop before a durable `pending`).
 //! Everything wrong is an `invalid_options` error naming the key.
 
 use js_sys::{Array, Function, Object};
@@ -311,5 +312,7 @@ pub fn runtime_options(options: &JsValue) -> Result<RuntimeOptions, JsValue> {
     }
     out.hooks = hooks_field(get(options, "hooks"), "hooks")?;
     out.on_metric = metric_field(get(options, "onMetric"), "onMetric")?;
+    out.wait_for = function_field(get(options, "waitFor"), "waitFor", WHAT)?
+        .map(|f| Rc::new(JsWaitFor(f)) as Rc<dyn WaitFor>);
     Ok(out)
 }

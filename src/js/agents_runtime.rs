@@ -1,23 +1,27 @@
 //! The agent runtime (SPEC §7D) at the boundary: the facade's `agents.AgentRuntime` drives this
 //! class by handle id (`"root"`, `"root/coordinator.1"`, …); the facade keeps the `Handle`
 //! objects. A refused verb is returned as its sentence, never thrown; bad arguments throw a
-//! `ToolnexusError` (`invalid_argument`).
+//! `ToolnexusError` (`invalid_argument`). Escalation and durable resume cross here too:
+//! `resume(answer)`, `savedState()`, the static `restore(options, state)`, `haltedCall(id)`
+//! and `suspended()`; a refused resume or restore throws (or rejects) with the core's code
+//! (`invalid_resume`, `invalid_argument`, `store`, `invalid_options`).
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::agents_options::{budget_from_js, runtime_options};
-use super::convert::{described, get, js_error, record_to_js, type_name};
+use super::convert::{described, from_json, get, js_error, record_to_js, to_json, type_name};
 use super::promise::promise;
 use crate::core::agents::close::CloseOptions;
 use crate::core::agents::data::{CloseReason, InboxItem};
+use crate::core::agents::resume::ResumeError;
 use crate::core::agents::runtime::{AgentRuntime, Handle, WaitOptions};
 
-/// The records the class's typings name (the full build's facade types; the lean build has no
-/// runtime: it costs the lean download 43 KiB gzip, and `agents.AgentRuntime` refuses there).
+/// The records the class's typings name (the full build's facade types; `Request` is already
+/// among the glue's own imports; the lean build has no runtime: it costs the lean download
+/// 43 KiB gzip, and `agents.AgentRuntime` refuses there).
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str =
-    r##"import type { HandleDetail, HandleView, InboxItem, TaskResult } from "#types-full""##;
+const TYPES: &'static str = r##"import type { HaltedCall, HandleDetail, HandleView, InboxItem, RuntimeState, TaskResult } from "#types-full""##;
 
 /// The runtime the facade's `agents.AgentRuntime` wraps.
 ///
@@ -32,6 +36,11 @@ pub struct AgentRuntimeHandle {
 
 fn bad(message: String) -> JsValue {
     js_error("invalid_argument", &message)
+}
+
+/// A refused resume or restore as the `ToolnexusError` of its code.
+fn refused(e: ResumeError) -> JsValue {
+    js_error(e.code(), &e.to_string())
 }
 
 fn records<'a, R: crate::core::json::record::Record + 'a>(
@@ -248,6 +257,80 @@ impl AgentRuntimeHandle {
     pub fn inbox(&self, id: &str) -> Result<JsValue, JsValue> {
         let h = self.handle(id).map_err(bad)?;
         records(&self.rt.inbox(h))
+    }
+
+    /// `AgentRuntime.restore(options, state)`: a runtime over `options` (the constructor's)
+    /// holding a saved `state` (what `savedState()` gave, as plain JSON). A corrupt or foreign
+    /// state throws `invalid_argument`; bad options `invalid_options`.
+    pub fn restore(
+        #[wasm_bindgen(unchecked_param_type = "unknown")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] state: JsValue,
+    ) -> Result<AgentRuntimeHandle, JsValue> {
+        let options = runtime_options(&options)?;
+        let state = to_json(&state).map_err(|why| {
+            js_error(
+                "invalid_argument",
+                &format!("saved runtime state refused: it is not plain JSON ({why})"),
+            )
+        })?;
+        let rt = AgentRuntime::restore(options, &state).map_err(refused)?;
+        Ok(AgentRuntimeHandle { rt })
+    }
+
+    /// `resume(answer)`: a Promise of the last replayed handle's `TaskResult`; an
+    /// answer that fits no suspended handle rejects with `invalid_resume`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<TaskResult>")]
+    pub fn resume(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] answer: JsValue,
+    ) -> js_sys::Promise {
+        let answer = to_json(&answer);
+        let rt = self.rt.clone();
+        promise(async move {
+            let answer = answer.map_err(|why| {
+                js_error(
+                    "invalid_resume",
+                    &format!(
+                        "the answer is not an Answer object ({{id, ok, data?, reason?}}): {why}"
+                    ),
+                )
+            })?;
+            let resumed = rt.resume(answer).await;
+            record_to_js(&resumed.map_err(refused)?)
+        })
+    }
+
+    /// The runtime's state as plain JSON (`RuntimeState`), to save between turns.
+    #[wasm_bindgen(js_name = savedState, unchecked_return_type = "RuntimeState")]
+    pub fn saved_state(&self) -> Result<JsValue, JsValue> {
+        from_json(&self.rt.saved_state())
+    }
+
+    /// The first handle with a turn in flight (a state saved now could not be restored).
+    pub fn running(&self) -> Option<String> {
+        self.rt.running()
+    }
+
+    /// The tool call behind the suspended request `requestId` (`HaltedCall`), or `undefined`.
+    #[wasm_bindgen(js_name = haltedCall, unchecked_return_type = "HaltedCall | undefined")]
+    pub fn halted_call(&self, request_id: &str) -> Result<JsValue, JsValue> {
+        match self.rt.halted_call(request_id) {
+            Some(call) => record_to_js(&call),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// Every suspended handle and its request, in tree order (`{handle: id, request}[]`).
+    #[wasm_bindgen(unchecked_return_type = "{ handle: string; request: Request }[]")]
+    pub fn suspended(&self) -> Result<JsValue, JsValue> {
+        let out = Array::new();
+        for (h, request) in self.rt.suspended() {
+            let row: JsValue = js_sys::Object::new().into();
+            super::convert::set(&row, "handle", &self.rt.id(h).into());
+            super::convert::set(&row, "request", &record_to_js(&request)?);
+            out.push(&row);
+        }
+        Ok(out.into())
     }
 
     /// The transition trace.

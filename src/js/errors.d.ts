@@ -11,7 +11,8 @@
  *   error's `name` is `"AbortError"`);
  * - `hook`: a hook threw or rejected;
  * - `model`: an in-process model (`createInProcessClient`'s `generate`) failed;
- * - `invalid_resume`: `runWithAnswer` got an answer that does not fit the halted run;
+ * - `invalid_resume`: `runWithAnswer` got an answer that does not fit the halted run, or
+ *   `agents.AgentRuntime.resume` one that no suspended handle waits on;
  * - `invalid_options`, `invalid_argument`, `invalid_tool`, `invalid_config`, `invalid_request`:
  *   a maker, method or config was given something it cannot use (the message names it);
  * - `invalid_part`, `unsupported_part`: a content part is not well-formed (both or neither of

@@ -140,3 +140,35 @@ async function persona(fs: import("toolnexus-wasm").IndexedDbFileSystem) {
   void beats
 }
 void persona
+
+// Escalation and durable resume (SPEC §7D): resume, savedState / restore, haltedCall, suspended.
+async function durable(lookup: import("toolnexus-wasm").Tool, store: import("toolnexus-wasm").ConversationStore) {
+  const lead = agents.agent("lead", { does: "delegates", team: [agents.agent("explore", { does: "research", uses: { tools: [lookup] } })] })
+  const options: agents.RuntimeOptions = { registry: lead.registry(), store, waitFor: async (request) => ({ id: request.id, ok: true }) }
+  const out = await lead.run("go")
+  if (out.status !== "pending" || out.pending === undefined) return
+  const state: agents.RuntimeState = out.runtime.savedState()
+  const handles: agents.HandleRecord[] = state.handles
+  const calls: agents.RecordedCall[] = handles[0].checkpointCalls
+  const rows: agents.SuspendedHandle[] = out.runtime.suspended()
+  const who: agents.Handle = rows[0].handle
+  const halted: agents.HaltedToolCall | undefined = out.runtime.haltedCall(out.pending.id)
+  if (halted !== undefined) {
+    const at: agents.Handle = halted.handle
+    const tool: string = halted.tool
+    const args: Record<string, unknown> = halted.args
+    void [at, tool, args]
+  }
+  const record: agents.HaltedCall | undefined = handles[0].haltedCall
+  const restored: agents.AgentRuntime = agents.AgentRuntime.restore(options, JSON.parse(JSON.stringify(state)))
+  const result: agents.TaskResult = await restored.resume({ id: out.pending.id, ok: true })
+  await out.runtime.resume({ id: out.pending.id, ok: false, reason: "no" })
+  // @ts-expect-error: an answer has an id and ok
+  void restored.resume({ ok: true })
+  // @ts-expect-error: a request id is a string
+  void restored.haltedCall(3)
+  // @ts-expect-error: waitFor resolves with an Answer
+  void new agents.AgentRuntime({ registry: {}, waitFor: () => "yes" })
+  void [calls, who, record, result]
+}
+void durable

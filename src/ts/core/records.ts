@@ -257,3 +257,103 @@ export interface HandleDetail {
   /** Its unanswered request while suspended. */
   pending?: Request
 }
+
+/**
+ * The tool call a suspended chain halted on, at its deepest handle: what a page shows
+ * beside the request ("researcher → browser wants to run `fetch_page({url})`"). The
+ * request itself stays the tool's own, unchanged but for `data.path`.
+ */
+export interface HaltedCall {
+  /** The id of the handle whose own tool asked. */
+  handle: string
+  /** The tool's name. */
+  tool: string
+  /** The arguments it was called with. */
+  args: Record<string, unknown>
+}
+
+/**
+ * A tool call a halted turn completed (or halted on): its replay from the checkpoint is
+ * answered with this result instead of running the tool again.
+ */
+export interface RecordedCall {
+  /** The tool's name. */
+  tool: string
+  /** The arguments it ran with. */
+  args: Record<string, unknown>
+  /** What it returned (for the halted call, its suspension). */
+  result: ToolResult
+}
+
+/** A child's wake waiting for its parent's concurrency slot. */
+export interface QueuedWakeRecord {
+  /** The child's id. */
+  child: string
+  /** The wake's prompt. */
+  prompt?: string
+}
+
+/** One handle at rest. */
+export interface HandleRecord {
+  /** Its id path. */
+  id: string
+  /** Its agent's name. */
+  agent: string
+  /** Its parent's id (`None` for the root). */
+  parent?: string
+  /** Its depth (the root is 0). */
+  depth: number
+  /** Its children's ids, in spawn order. */
+  children: string[]
+  /** Its state. */
+  state: "idle" | "running" | "suspended" | "closed"
+  /** Its buffered inbox. */
+  inbox: InboxItem[]
+  /** Its budget (the def's with the spawn's over it). */
+  budget: Budget
+  /** Tokens left in its pool (`None`: unlimited). */
+  poolTokens?: number
+  /** Tool calls left in its pool. */
+  poolToolCalls?: number
+  /** Children it may still have. */
+  poolChildren?: number
+  /** Its wall-clock deadline (clock ms). */
+  deadline?: number
+  /** Tokens attributed to it (own and rolled up). */
+  usageTotal: number
+  /** Tool calls attributed to it (own and rolled up). */
+  toolCallsTotal: number
+  /** Model calls it made itself. */
+  turnsTotal: number
+  /** Its unanswered request while suspended. */
+  pending?: Request
+  /** The tool call its suspended chain halted on, at the deepest handle. */
+  haltedCall?: HaltedCall
+  /** Its last settled result. */
+  lastResult?: TaskResult
+  /** The input its suspended turn replays on resume. */
+  checkpoint?: string
+  /** The calls its halted turn ran, answered from here on the replay. */
+  checkpointCalls: RecordedCall[]
+  /** `agent:prompt` when `task` spawned it. */
+  taskKey?: string
+  /** Its children running now. */
+  runningChildren: number
+  /** The last child number it gave. */
+  seq: number
+  /** Its children's queued wakes, in order. */
+  wakeQueue: QueuedWakeRecord[]
+}
+
+/**
+ * A runtime at rest, as plain JSON: what [`AgentRuntime::saved_state`] gives and
+ * [`AgentRuntime::restore`] takes.
+ */
+export interface RuntimeState {
+  /** Always `"toolnexus-agent-runtime/v1"`. */
+  format: string
+  /** Every handle, the root first, in table order. */
+  handles: HandleRecord[]
+  /** The transition trace so far. */
+  trace: string[]
+}
