@@ -303,7 +303,7 @@ describe("the official A2A SDK client (@a2a-js/sdk) against toolkit.serve", () =
     assert.equal(card.name, "video-desk")
     assert.equal(card.description, "Watches videos")
     assert.deepEqual(card.skills.map((s) => s.id), ["hello-world", "transcribe"])
-    assert.equal(sdk.transport.protocolVersion ?? "1.0", "1.0")
+    assert.equal(sdk.protocolVersion, "1.0", "the 1.0 interface of supportedInterfaces, not the legacy url")
   })
 
   test("SendMessage (blocking, the 1.0 default) answers the completed task with the model's answer", async () => {
