@@ -335,7 +335,8 @@ export function a2aRoutes({ config, skills, run, onTask }) {
   return function route(request) {
     const url = new URL(request.url)
     if (request.method === "GET" && url.pathname === CARD_PATH) {
-      return Promise.resolve(json(buildAgentCard(config, skills(), `${url.origin}/`)))
+      const endpoint = typeof config?.url === "string" ? config.url : `${url.origin}/`
+      return Promise.resolve(json(buildAgentCard(config, skills(), endpoint)))
     }
     if (request.method === "POST" && url.pathname === "/") return answer(request)
     return undefined

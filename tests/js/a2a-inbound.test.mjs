@@ -279,6 +279,10 @@ describe("the reference's a2a inbound behaviours", () => {
       const inline = tk.handler({ client, a2a: { name: "inline" } })
       const res = await call(inline, undefined, { method: "GET", path: "/.well-known/agent-card.json" })
       assert.equal((await res.json()).name, "inline", "the handler's own a2a wins")
+      const proxied = tk.handler({ client, a2a: { url: "https://agents.example/desk/" } })
+      const behind = await (await call(proxied, undefined, { method: "GET", path: "/.well-known/agent-card.json" })).json()
+      assert.equal(behind.url, "https://agents.example/desk/", "a2a.url names the endpoint behind a proxy")
+      assert.equal(behind.supportedInterfaces[0].url, "https://agents.example/desk/")
     } finally {
       await srv.stop()
     }

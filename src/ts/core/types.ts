@@ -467,6 +467,11 @@ export interface A2AConfig {
   version?: string
   /** The card's `provider`, only when given. */
   provider?: { organization: string; url: string }
+  /**
+   * The JSON-RPC endpoint the card names (`url` and `supportedInterfaces[0].url`); default the
+   * request's origin + `/`. Set it when the handler sits behind a proxy or under a path.
+   */
+  url?: string
   /** The skill names to advertise; absent advertises every skill (never raw tools). */
   skills?: string[]
   /** `"memory"` (default), `"file:<dir>"`, or a {@link TaskStore}. */
