@@ -168,18 +168,40 @@ impl ToolkitHandle {
         .into())
     }
 
-    /// Internal (the facade's `handler`): whether the toolkit's `mcpConfig` has an `a2a`
-    /// block, which `handler` refuses while A2A serving is not built (never ignored).
-    #[wasm_bindgen(js_name = __a2aConfigured)]
-    pub fn a2a_configured(&self) -> bool {
+    /// Internal (the facade's `handler`): the toolkit's `mcpConfig.a2a` block as given (the
+    /// A2A profile when `handler` gets no `a2a`), `undefined` when it has none.
+    #[wasm_bindgen(js_name = __a2aConfig, unchecked_return_type = "unknown")]
+    pub fn a2a_config(&self) -> JsValue {
         self.a2a_block()
+    }
+
+    /// Internal (the facade's Agent Card): `[{name, description}]` of the toolkit's skills, in
+    /// the skill source's order (`description` is `""` when a skill has none).
+    #[wasm_bindgen(
+        js_name = __skillCards,
+        unchecked_return_type = "{ name: string; description: string }[]"
+    )]
+    pub fn skill_card_list(&self) -> Array {
+        self.skill_cards()
+            .iter()
+            .map(|(name, description)| {
+                let entry = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&entry, &"name".into(), &name.into());
+                let _ = js_sys::Reflect::set(&entry, &"description".into(), &description.into());
+                JsValue::from(entry)
+            })
+            .collect()
     }
 }
 
-/// Whether `createToolkit`'s `mcpConfig` object has an `a2a` block.
-pub fn has_a2a_block(options: &JsValue) -> bool {
+/// `createToolkit`'s `mcpConfig.a2a` block as given; `undefined` when there is none.
+pub fn a2a_block_of(options: &JsValue) -> JsValue {
     let mcp_config = get(options, "mcpConfig");
-    mcp_config.is_object() && !get(&mcp_config, "a2a").is_undefined()
+    if mcp_config.is_object() {
+        get(&mcp_config, "a2a")
+    } else {
+        JsValue::UNDEFINED
+    }
 }
 
 /// The `mcpServer` block of `createToolkit`'s `mcpConfig` object, checked.

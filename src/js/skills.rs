@@ -188,11 +188,20 @@ pub fn prepare(options: &JsValue) -> Result<Option<SkillsConfig>, JsValue> {
     }))
 }
 
-/// Resolves the provider once, discovers and filters: the `skill` tool and the prompt.
-pub async fn load(config: SkillsConfig) -> (SharedTool, String) {
+/// One loaded skill as an Agent Card lists it: its name and description (empty when none).
+pub type SkillCardEntry = (String, String);
+
+/// Resolves the provider once, discovers and filters: the `skill` tool, the prompt, and each
+/// skill's name and description (the A2A profile's card lists them).
+pub async fn load(config: SkillsConfig) -> (SharedTool, String, Vec<SkillCardEntry>) {
     let (set, warnings) = skills::load(config).await;
     warnings.iter().for_each(|w| warn(w));
-    (set.tool(), set.prompt())
+    let listed = set
+        .skills()
+        .iter()
+        .map(|s| (s.name.clone(), s.description.clone().unwrap_or_default()))
+        .collect();
+    (set.tool(), set.prompt(), listed)
 }
 
 /// Lists the skills of the given sources without building a toolkit: every valid skill

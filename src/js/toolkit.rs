@@ -37,9 +37,12 @@ struct State {
     /// The MCP serve profile of `mcpConfig.mcpServer`, the default of `handler` / `serve`.
     #[cfg(feature = "full")]
     mcp_server: Option<crate::core::serve::mcp::McpServeConfig>,
-    /// Whether `mcpConfig` has an `a2a` block (the A2A profile, not built yet).
+    /// The `a2a` block of `mcpConfig` as given (the A2A profile's default), else `undefined`.
     #[cfg(feature = "full")]
-    a2a_block: bool,
+    a2a_block: JsValue,
+    /// Each skill's name and description, for the A2A profile's Agent Card.
+    #[cfg(feature = "full")]
+    skill_cards: Vec<super::skills::SkillCardEntry>,
     /// Every A2A agent loaded or added, in order.
     agents: RefCell<Vec<AgentRow>>,
 }
@@ -155,10 +158,16 @@ impl ToolkitHandle {
         self.state.mcp_server.as_ref()
     }
 
-    /// Whether the toolkit's `mcpConfig` has an `a2a` block.
+    /// The toolkit's `mcpConfig.a2a` block as given; `undefined` when it has none.
     #[cfg(feature = "full")]
-    pub fn a2a_block(&self) -> bool {
-        self.state.a2a_block
+    pub fn a2a_block(&self) -> JsValue {
+        self.state.a2a_block.clone()
+    }
+
+    /// Each skill's name and description, in the skill source's order.
+    #[cfg(feature = "full")]
+    pub fn skill_cards(&self) -> &[super::skills::SkillCardEntry] {
+        &self.state.skill_cards
     }
 }
 
@@ -471,6 +480,12 @@ fn build(options: &JsValue, loaded: sources::Loaded) -> Result<ToolkitHandle, Js
     let mcp_server = super::serve::mcp_server_block(options)?;
     let extras = tools_from_js(&get(options, "extraTools"), "extraTools")?;
     refuse_relay_collision(&extras, "createToolkit")?;
+    #[cfg(feature = "full")]
+    let (skill, skills_prompt, skill_cards) = match skill {
+        Some((tool, prompt, cards)) => (Some(tool), Some(prompt), cards),
+        None => (None, None, Vec::new()),
+    };
+    #[cfg(not(feature = "full"))]
     let (skill, skills_prompt) = skill.unzip();
     let sources = Sources {
         mcp: mcp.as_ref().map(sources::mcp_tools).unwrap_or_default(),
@@ -506,7 +521,9 @@ fn build(options: &JsValue, loaded: sources::Loaded) -> Result<ToolkitHandle, Js
         #[cfg(feature = "full")]
         mcp_server,
         #[cfg(feature = "full")]
-        a2a_block: super::serve::has_a2a_block(options),
+        a2a_block: super::serve::a2a_block_of(options),
+        #[cfg(feature = "full")]
+        skill_cards,
         agents: RefCell::new(agent_rows),
     };
     Ok(ToolkitHandle {

@@ -24,8 +24,9 @@ pub struct Planned {
 
 /// The loaded sources: the `skill` tool with its catalog, and the MCP servers.
 pub struct Loaded {
-    /// The `skill` tool and the system-prompt catalog, when skills were given.
-    pub skill: Option<(SharedTool, String)>,
+    /// The `skill` tool, the system-prompt catalog and the skills' names and descriptions,
+    /// when skills were given.
+    pub skill: Option<(SharedTool, String, Vec<super::skills::SkillCardEntry>)>,
     /// The servers, when `mcpConfig` was given.
     pub mcp: Option<Mcp>,
     /// The A2A agents' tools (`agents`, a config's `agents` block).

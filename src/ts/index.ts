@@ -24,6 +24,7 @@ import type { Tool, Toolkit } from "./core/index.js"
 import { checked, whenInstantiated } from "./core/instance.js"
 import { ToolnexusError } from "../js/errors.js"
 import { exposedMcpTools as exposedTools, fetchHandler, listen, McpServer } from "../js/serve.js"
+import { a2aRoutes } from "../js/a2a-serve.js"
 import type {
   Agent, AgentOptions, AgentsConfig, AnthropicMessage, AnthropicTool, AnthropicToolChoice, Answer, BuiltinsConfig, BuiltinToolsOptions, ClientOptions,
   ElicitationParams, ElicitResult, FinishReason, InProcessOptions, ListSkillsOptions, LoadMcpOptions, LoadSkillsOptions,
@@ -31,6 +32,7 @@ import type {
   TranslatedToolCall, TranslateMessage, ToolkitOptions, MemoryFileSystemJSON, ToolnexusDirEntry, TranslateRequest,
   TranslateResult, OpenAIToolCall, SkillInfo, Prompt, RunOptions, RunResult, AskOptions, StreamOptions,
   StreamEvent, ConversationOptions, HandlerOptions, MCPServeConfig, OnCall, ServeHandle, ToolLike,
+  A2AConfig,
 } from "./types.js"
 
 /** The glue: its functions refuse clearly until the module is instantiated. */
@@ -51,6 +53,7 @@ export { IndexedDbFileSystem } from "../js/browser-fs.js"
  */
 export * as agents from "./agents-full.js"
 export { McpServer } from "../js/serve.js"
+export { buildAgentCard, FileTaskStore, InMemoryTaskStore, resolveStore } from "../js/a2a-serve.js"
 export type { JSONRPCMessage, McpTransportLike } from "../js/serve.js"
 
 /**
@@ -664,20 +667,34 @@ function checkOnCall(onCall: unknown, what: string): void {
   }
 }
 
-const A2A_NOT_YET =
-  "the a2a profile (serving the toolkit as an A2A agent, SPEC §7B) is not built in this version of toolnexus-wasm yet; serve its tools over MCP with { mcp: {} }"
-
 // The full build's `handler` and `serve` (the lean build's refuse; see ./core/index.ts).
 const servingProto = glue.Toolkit.prototype as module.Toolkit & Pick<Toolkit, "handler" | "serve">
 servingProto.handler = function handler(this: module.Toolkit, options?: HandlerOptions) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw new ToolnexusError("invalid_options", `handler: options must be an object, got ${options === null ? "null" : typeof options}`)
   }
-  if (options?.a2a !== undefined) throw new ToolnexusError("unsupported", `handler: ${A2A_NOT_YET}`)
-  if (this.__a2aConfigured()) throw new ToolnexusError("unsupported", `handler: the toolkit's mcpConfig has an a2a block: ${A2A_NOT_YET}`)
   checkOnCall(options?.onCall, "handler")
-  const core = this.__mcpServer(options?.mcp)
-  return fetchHandler(core, options?.onCall)
+  const mcp = fetchHandler(this.__mcpServer(options?.mcp), options?.onCall)
+  const a2a = a2aProfile(this, options)
+  if (a2a === undefined) return mcp
+  return (request: globalThis.Request) => a2a(request) ?? mcp(request)
+}
+/** The A2A routes of `handler` (its `a2a`, else the config's `a2a` block); `undefined` when off. */
+function a2aProfile(toolkit: module.Toolkit, options: HandlerOptions | undefined) {
+  const config = (options?.a2a ?? toolkit.__a2aConfig()) as A2AConfig | undefined
+  if (config === undefined || config === null) return undefined
+  if (typeof config !== "object") throw new ToolnexusError("invalid_options", `handler: a2a must be an object, got ${typeof config}`)
+  const client = options?.client as Client | undefined
+  if (typeof client?.run !== "function") {
+    throw new ToolnexusError("invalid_options", "handler: the a2a profile runs each task on options.client (a client from createClient); none was given")
+  }
+  if (options?.onTask !== undefined && typeof options.onTask !== "function") {
+    throw new ToolnexusError("invalid_options", `handler: onTask must be a function, got ${options.onTask === null ? "null" : typeof options.onTask}`)
+  }
+  const kit = toolkit as unknown as Toolkit
+  const run = (text: string, contextId: string | undefined) =>
+    contextId === undefined ? client.run(text, { toolkit: kit }) : client.ask(text, { toolkit: kit, id: contextId })
+  return a2aRoutes({ config, skills: () => toolkit.__skillCards(), run, onTask: options?.onTask })
 }
 servingProto.serve = async function serve(this: module.Toolkit & Pick<Toolkit, "handler">, addr: string, options?: HandlerOptions): Promise<ServeHandle> {
   return listen(this.handler(options), addr)

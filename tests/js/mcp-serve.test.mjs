@@ -268,15 +268,15 @@ test("handler: 404, 405, 406, 415, 400 and the JSON-RPC error codes", async () =
   assert.deepEqual((await unknown.json()).error, { code: -32602, message: "Unknown tool: nope" })
 })
 
-test("handler: no profile mounts nothing; a2a is refused until A2A serving is built", async () => {
+test("handler: no profile mounts nothing; an a2a profile without a client is refused", async () => {
   const toolkit = await createToolkit({ builtins: false, extraTools: [echoTool] })
   const bare = toolkit.handler()
   assert.equal((await post(bare, { jsonrpc: "2.0", id: 1, method: "tools/list" })).status, 404)
-  assertCode(thrown(() => toolkit.handler({ mcp: {}, a2a: { name: "agent" } })), "unsupported")
-  assertCode(await rejection(toolkit.serve("127.0.0.1:0", { a2a: {} })), "unsupported")
+  assertCode(thrown(() => toolkit.handler({ mcp: {}, a2a: { name: "agent" } })), "invalid_options")
+  assertCode(await rejection(toolkit.serve("127.0.0.1:0", { a2a: {} })), "invalid_options")
   const configured = await createToolkit({ builtins: false, mcpConfig: { a2a: { name: "agent" } } })
-  const refused = assertCode(thrown(() => configured.handler({ mcp: {} })), "unsupported")
-  assert.match(refused.message, /a2a/)
+  const refused = assertCode(thrown(() => configured.handler({ mcp: {} })), "invalid_options")
+  assert.match(refused.message, /client/)
   assertCode(thrown(() => toolkit.handler({ mcp: 5 })), "invalid_options")
   assertCode(thrown(() => toolkit.handler({ mcp: {}, onCall: "yes" })), "invalid_options")
   assertCode(await rejection(toolkit.serve("127.0.0.1:http", { mcp: {} })), "invalid_argument")

@@ -1,7 +1,8 @@
-// Type tests of serving a toolkit (SPEC §7C): handler, serve, buildMcpServer, exposedMcpTools.
+// Type tests of serving a toolkit (SPEC §7B, §7C): handler, serve, buildMcpServer,
+// exposedMcpTools, the A2A profile, its task stores and buildAgentCard.
 import {
-  buildMcpServer, createToolkit, defineTool, exposedMcpTools, McpServer,
-  type HandlerOptions, type MCPServeConfig, type OnCallEvent, type ServeHandle,
+  buildAgentCard, buildMcpServer, createClient, createToolkit, defineTool, exposedMcpTools, FileTaskStore, InMemoryTaskStore, McpServer, resolveStore,
+  type A2AConfig, type A2ATask, type AgentCard, type HandlerOptions, type MCPServeConfig, type OnCallEvent, type OnTaskEvent, type ServeHandle, type TaskStore,
 } from "toolnexus-wasm"
 import * as lean from "toolnexus-wasm/core"
 
@@ -28,6 +29,21 @@ async function serving(): Promise<void> {
   const same: typeof echo[] = exposedMcpTools([echo])
   await server.close()
   void [response, url, answered, reply, same]
+
+  const client = createClient({ baseUrl: "http://127.0.0.1:1/v1", style: "openai", model: "m" })
+  const store: TaskStore = resolveStore("file:/tmp/tasks")
+  const stores: TaskStore[] = [new InMemoryTaskStore(), new FileTaskStore("/tmp/tasks"), store, resolveStore()]
+  const a2a: A2AConfig = { name: "desk", description: "d", version: "1", provider: { organization: "o", url: "u" }, skills: ["review"], store: "memory" }
+  const both = toolkit.handler({ client, a2a, mcp: {}, onTask: (e: OnTaskEvent) => console.log(e.id, e.state, e.task.status.state, e.result?.text) })
+  const task: A2ATask | undefined = await stores[0].get("t1")
+  await stores[0].save({ id: "t1", status: { state: "completed" }, artifacts: [{ parts: [{ kind: "text", text: "hi" }] }] })
+  const card: AgentCard = buildAgentCard(a2a, [{ name: "review", description: "Reviews" }], "http://x.test/")
+  const endpoint: string = card.supportedInterfaces[0].url
+  // @ts-expect-error a2a.skills is a list of names
+  toolkit.handler({ client, a2a: { skills: "review" } })
+  // @ts-expect-error a store has get and save
+  toolkit.handler({ client, a2a: { store: { get: async () => undefined } } })
+  void [both, task, endpoint]
 
   const leanKit = await lean.createToolkit({})
   // The lean build declares them (and refuses them at run time).

@@ -217,10 +217,14 @@ export interface Toolkit {
    * JSON or an event stream as the request's `Accept` prefers; `GET` 405) advertising every
    * tool verbatim and running each `tools/call` with the request's signal; any other request
    * is 404. Mount it on `Deno.serve`, a Worker's `fetch`, a Service Worker's `fetch` event or
-   * Node. The `a2a` profile is not built yet (code `unsupported`); so is the lean build.
+   * Node. With the `a2a` profile (or the `mcpConfig.a2a` block) and a `client`, it is also an
+   * A2A agent (SPEC §7B): `GET /.well-known/agent-card.json` and JSON-RPC `SendMessage` /
+   * `GetTask` at `POST /`, each task a `client.run` kept in `a2a.store`. Full build only: the
+   * lean build refuses (code `unsupported`).
    *
    * ```js
    * Deno.serve(toolkit.handler({ mcp: { name: "gateway" }, onCall: (e) => console.log(e.name, e.ms) }))
+   * Deno.serve(toolkit.handler({ client, a2a: { name: "review-desk", store: "file:./tasks" } }))
    * ```
    */
   handler(options?: HandlerOptions): (request: globalThis.Request) => Promise<Response>

@@ -417,12 +417,99 @@ export interface HandlerOptions {
   mcp?: MCPServeConfig
   /** Called after each `tools/call` with `{name, source, ms, isError}`. */
   onCall?: OnCall
-  /** The client A2A tasks run on (the A2A profile; accepted for the reference's shape). */
-  client?: unknown
-  /** The A2A profile: not built in this version; refused with code `unsupported`. */
-  a2a?: unknown
-  /** Called when an A2A task ends (the A2A profile, not built in this version). */
-  onTask?: unknown
+  /** The client each A2A task runs on (`client.run(text, {toolkit})`); needed by the A2A profile. */
+  client?: Client
+  /**
+   * The A2A profile (SPEC §7B): mounts `GET /.well-known/agent-card.json` and `POST /`
+   * (JSON-RPC `SendMessage`, `GetTask`). Absent, the toolkit's `mcpConfig.a2a` block;
+   * neither, no A2A routes. Full build only.
+   */
+  a2a?: A2AConfig
+  /** Called when an A2A task ends (completed, failed or input-required). */
+  onTask?: OnTask
+}
+
+/** A part of an A2A message or artifact, in the reference's shape. */
+export interface A2ATextPart {
+  kind: "text"
+  text: string
+}
+
+/** An A2A message (a failed or suspended task's `status.message`). */
+export interface A2AMessage {
+  role: "user" | "agent"
+  parts: A2ATextPart[]
+}
+
+/** A served A2A task as a {@link TaskStore} holds it (the reference's shape). */
+export interface A2ATask {
+  id: string
+  contextId?: string
+  status: { state: "submitted" | "working" | "completed" | "failed" | "input-required" | (string & {}); message?: A2AMessage }
+  artifacts?: { artifactId?: string; parts: A2ATextPart[] }[]
+}
+
+/** Where served A2A tasks are kept: every task read and write goes through it. */
+export interface TaskStore {
+  /** The task saved under `id`, or `undefined`. */
+  get(id: string): Promise<A2ATask | undefined>
+  /** Saves `task` under `task.id`, replacing what was there. */
+  save(task: A2ATask): Promise<void>
+}
+
+/** The A2A serve profile: the Agent Card's fields and where tasks are kept. */
+export interface A2AConfig {
+  /** The card's `name` (default `"toolnexus-agent"`). */
+  name?: string
+  /** The card's `description` (default `""`). */
+  description?: string
+  /** The card's `version` (default `"0.1.0"`). */
+  version?: string
+  /** The card's `provider`, only when given. */
+  provider?: { organization: string; url: string }
+  /**
+   * The JSON-RPC endpoint the card names (`url` and `supportedInterfaces[0].url`); default the
+   * request's origin + `/`. Set it when the handler sits behind a proxy or under a path.
+   */
+  url?: string
+  /** The skill names to advertise; absent advertises every skill (never raw tools). */
+  skills?: string[]
+  /** `"memory"` (default), `"file:<dir>"`, or a {@link TaskStore}. */
+  store?: TaskStore | "memory" | (string & {})
+}
+
+/** What `onTask` receives when a task ends. */
+export interface OnTaskEvent {
+  /** The task id. */
+  id: string
+  /** The skill the task was for (not read from requests yet: always absent). */
+  skill?: string
+  /** The task as saved. */
+  task: A2ATask
+  /** The run's result (absent when the run threw). */
+  result?: RunResult
+  /** `task.status.state`. */
+  state: string
+}
+
+/** Called when a served A2A task ends; what it throws or rejects is ignored. */
+export type OnTask = (event: OnTaskEvent) => void | Promise<void>
+
+/** An Agent Card as `buildAgentCard` makes it. */
+export interface AgentCard {
+  name: string
+  description: string
+  version: string
+  protocolVersion: string
+  capabilities: { streaming: boolean; pushNotifications: boolean }
+  defaultInputModes: string[]
+  defaultOutputModes: string[]
+  skills: { id: string; name: string; description: string }[]
+  /** The JSON-RPC endpoint. */
+  url: string
+  /** A2A 1.0's list of interfaces: one JSON-RPC 1.0 interface at `url`. */
+  supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[]
+  provider?: { organization: string; url: string }
 }
 
 /** What `toolkit.serve` resolves to: where it listens, and how to stop it. */

@@ -1,0 +1,344 @@
+// Serving a toolkit as an A2A agent (SPEC §7B): the Agent Card, the JSON-RPC routes
+// (`SendMessage`, `GetTask`) and the task stores. Plain JavaScript bundled into every entry
+// (scripts/bundle-entry.mjs), like serve.js: the protocol is a handful of JSON shapes around
+// `client.run`, which already lives in the module, and the stores are the platform's (a Map,
+// the file system). Nothing is imported at the top level that a page could not bundle.
+//
+// Two dialects are answered, chosen per request: the reference's (`state: "completed"`, parts
+// `{kind: "text", text}`, the Task bare as the result, `SendMessage` returning at once) and
+// A2A 1.0 as the official SDKs speak it (an `A2A-Version: 1.0` header or `ROLE_*` roles:
+// `TASK_STATE_*`, parts `{text}`, the result wrapped as `{task}`, and `SendMessage` waiting for
+// the task to end unless `configuration.returnImmediately`). The store always holds the
+// reference's shape.
+import { ToolnexusError } from "./errors.js"
+import { errorText } from "./stores.js"
+
+const CARD_PATH = "/.well-known/agent-card.json"
+const PROTOCOL_VERSION = "0.3.0"
+const DEFAULT_VERSION = "0.1.0"
+
+/** The A2A 0.3 method names a peer may still send, and their A2A 1.0 names. */
+const OLD_METHODS = {
+  "message/send": "SendMessage",
+  "message/stream": "SendStreamingMessage",
+  "tasks/get": "GetTask",
+  "tasks/cancel": "CancelTask",
+  "tasks/resubscribe": "SubscribeToTask",
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task stores.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Tasks in this process's memory (the default store): they last as long as the handler.
+ *
+ * ```js
+ * const store = new InMemoryTaskStore()
+ * await store.save({ id: "t1", status: { state: "submitted" } })
+ * (await store.get("t1")).status.state // "submitted"
+ * ```
+ */
+export class InMemoryTaskStore {
+  #tasks = new Map()
+
+  /** The task saved under `id` (a copy), or `undefined`. */
+  async get(id) {
+    const task = this.#tasks.get(id)
+    return task === undefined ? undefined : structuredClone(task)
+  }
+
+  /** Saves `task` under `task.id`, replacing what was there. */
+  async save(task) {
+    this.#tasks.set(task.id, structuredClone(task))
+  }
+}
+
+/** The file operations a `FileTaskStore` needs, from Node's `node:fs` or Deno's. */
+function fileSystem() {
+  const Deno = globalThis.Deno
+  if (typeof Deno?.readTextFile === "function") {
+    return {
+      mkdir: (dir) => Deno.mkdirSync(dir, { recursive: true }),
+      read: (file) => Deno.readTextFile(file),
+      write: (file, text) => Deno.writeTextFile(file, text),
+      rename: (from, to) => Deno.rename(from, to),
+      remove: (file) => Deno.remove(file).catch(() => {}),
+    }
+  }
+  const fs = globalThis.process?.getBuiltinModule?.("node:fs")
+  if (!fs) {
+    throw new ToolnexusError(
+      "unsupported",
+      "FileTaskStore: this runtime has no file system (no node:fs, no Deno); use InMemoryTaskStore or a store object of your own ({get, save})",
+    )
+  }
+  return {
+    mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
+    read: (file) => fs.promises.readFile(file, "utf8"),
+    write: (file, text) => fs.promises.writeFile(file, text),
+    rename: (from, to) => fs.promises.rename(from, to),
+    remove: (file) => fs.promises.rm(file, { force: true }).catch(() => {}),
+  }
+}
+
+/** A task id as a file name: anything but letters, digits, `-` and `_` becomes `_`. */
+const fileName = (id) => `${String(id).replace(/[^A-Za-z0-9_-]/g, "_")}.json`
+
+/**
+ * Tasks on disk (Node, Bun, Deno): one `<id>.json` per task under `dir` (made if missing),
+ * written to a temporary name and renamed, so a reader never sees half a task. Two handlers,
+ * in one process or two, serving the same `dir` answer `GetTask` for each other's tasks.
+ *
+ * ```js
+ * const store = new FileTaskStore("/var/lib/agent/tasks")
+ * Deno.serve(toolkit.handler({ client, a2a: { name: "desk", store } }))
+ * ```
+ */
+export class FileTaskStore {
+  #dir
+  #fs
+
+  /** Makes `dir` when it does not exist; throws `unsupported` where there is no file system. */
+  constructor(dir) {
+    if (typeof dir !== "string" || dir === "") {
+      throw new ToolnexusError("invalid_options", `FileTaskStore: dir must be a non-empty string, got ${JSON.stringify(dir) ?? typeof dir}`)
+    }
+    this.#fs = fileSystem()
+    this.#dir = dir.replace(/[\\/]+$/, "") || dir
+    this.#fs.mkdir(this.#dir)
+  }
+
+  /** The directory the tasks are in. */
+  get dir() {
+    return this.#dir
+  }
+
+  #file(id) {
+    return `${this.#dir}/${fileName(id)}`
+  }
+
+  /** The task saved under `id`, or `undefined` when there is none (or it cannot be read). */
+  async get(id) {
+    try {
+      return JSON.parse(await this.#fs.read(this.#file(id)))
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Writes `task` to `<dir>/<id>.json` through a temporary file and a rename. */
+  async save(task) {
+    const target = this.#file(task.id)
+    const temporary = `${target}.${Math.random().toString(36).slice(2)}.tmp`
+    try {
+      await this.#fs.write(temporary, JSON.stringify(task))
+      await this.#fs.rename(temporary, target)
+    } catch (thrown) {
+      await this.#fs.remove(temporary)
+      throw thrown
+    }
+  }
+}
+
+/**
+ * The store a selector names: absent or `"memory"` a new {@link InMemoryTaskStore},
+ * `"file:<dir>"` a {@link FileTaskStore}, an object with `get` and `save` itself.
+ *
+ * ```js
+ * resolveStore("file:./tasks") instanceof FileTaskStore // true
+ * ```
+ */
+export function resolveStore(store) {
+  if (store === undefined || store === null || store === "memory") return new InMemoryTaskStore()
+  if (typeof store === "string") {
+    if (store.startsWith("file:")) return new FileTaskStore(store.slice("file:".length))
+    throw new ToolnexusError("invalid_options", `Unknown A2A store: "${store}" (expected "memory" or "file:<dir>")`)
+  }
+  if (typeof store === "object" && typeof store.get === "function" && typeof store.save === "function") return store
+  throw new ToolnexusError("invalid_options", `a2a.store: expected "memory", "file:<dir>" or an object with get(id) and save(task), got ${typeof store}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Agent Card.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The Agent Card of a served toolkit: its skills (`{name, description}`, filtered to
+ * `config.skills`), never its raw tools; `url` is the JSON-RPC endpoint. The reference's
+ * fields and defaults, plus A2A 1.0's `supportedInterfaces` (one JSON-RPC interface at `url`).
+ *
+ * ```js
+ * buildAgentCard({ name: "desk" }, [{ name: "review", description: "Reviews code" }], "http://127.0.0.1:8080/")
+ * // { name: "desk", description: "", version: "0.1.0", protocolVersion: "0.3.0", …, url: "http://127.0.0.1:8080/" }
+ * ```
+ */
+export function buildAgentCard(config, skills, url) {
+  const wanted = Array.isArray(config?.skills) ? config.skills : undefined
+  const selected = wanted ? skills.filter((s) => wanted.includes(s.name)) : skills
+  const card = {
+    name: config?.name ?? "toolnexus-agent",
+    description: config?.description ?? "",
+    version: config?.version ?? DEFAULT_VERSION,
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: { streaming: false, pushNotifications: false },
+    defaultInputModes: ["text"],
+    defaultOutputModes: ["text"],
+    skills: selected.map((s) => ({ id: s.name, name: s.name, description: s.description ?? "" })),
+    url,
+    supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+  }
+  if (config?.provider) card.provider = config.provider
+  return card
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wire.
+// ---------------------------------------------------------------------------------------------
+
+const json = (value, status = 200) =>
+  new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } })
+const rpcResult = (id, result) => json({ jsonrpc: "2.0", id: id ?? null, result })
+const rpcError = (id, code, message) => json({ jsonrpc: "2.0", id: id ?? null, error: { code, message } })
+
+/** Whether a request speaks A2A 1.0 (its header, or a `ROLE_*` role on its message). */
+function speaksV1(request, params) {
+  const version = request.headers.get("a2a-version")
+  if (version !== null) return !version.trim().startsWith("0.")
+  const role = params?.message?.role
+  return typeof role === "string" && role.startsWith("ROLE_")
+}
+
+/** A stored task (the reference's shape) in A2A 1.0's JSON. */
+function taskV1(task) {
+  const state = `TASK_STATE_${task.status.state.toUpperCase().replace(/-/g, "_")}`
+  const out = { id: task.id, contextId: task.contextId ?? "", status: { state } }
+  if (task.status.message) out.status.message = messageV1(task.status.message, task)
+  if (task.artifacts) {
+    out.artifacts = task.artifacts.map((a) => ({ artifactId: a.artifactId, parts: a.parts.map((p) => ({ text: p.text })) }))
+  }
+  return out
+}
+
+function messageV1(message, task) {
+  return {
+    messageId: message.messageId ?? `${task.id}-status`,
+    role: message.role === "agent" ? "ROLE_AGENT" : "ROLE_USER",
+    parts: message.parts.map((p) => ({ text: p.text })),
+    taskId: task.id,
+    contextId: task.contextId ?? "",
+  }
+}
+
+/** The text of a message's text parts (`{kind: "text", text}` or 1.0's `{text}`), joined. */
+function messageText(message) {
+  const texts = message.parts
+    .filter((p) => p && typeof p === "object" && (p.kind === undefined || p.kind === "text") && typeof p.text === "string")
+    .map((p) => p.text)
+  return texts.length === 0 ? undefined : texts.join("")
+}
+
+const agentText = (text) => ({ role: "agent", parts: [{ kind: "text", text }] })
+
+// ---------------------------------------------------------------------------------------------
+// The profile.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The A2A routes over `run` (one task's agent loop: `(text, contextId) => Promise<RunResult>`):
+ * a function `(request) => Promise<Response> | undefined`, `undefined` for a request that is
+ * not an A2A route (the caller tries its other profiles, then 404).
+ */
+export function a2aRoutes({ config, skills, run, onTask }) {
+  const store = resolveStore(config?.store)
+
+  async function fulfil(task, text) {
+    const { id, contextId } = task
+    let result
+    let finished
+    try {
+      await store.save({ ...task, status: { state: "working" } })
+      result = await run(text, contextId)
+      if (result?.status === "pending" && result.pending) {
+        finished = { id, contextId, status: { state: "input-required", message: agentText(result.pending.prompt) } }
+      } else {
+        const artifact = { artifactId: crypto.randomUUID(), parts: [{ kind: "text", text: result?.text ?? "" }] }
+        finished = { id, contextId, status: { state: "completed" }, artifacts: [artifact] }
+      }
+    } catch (thrown) {
+      finished = { id, contextId, status: { state: "failed", message: agentText(errorText(thrown)) } }
+    }
+    try {
+      await store.save(finished)
+    } catch {
+      // A store that fails to write must not end the handler; GetTask reports what it has.
+    }
+    if (typeof onTask === "function") {
+      try {
+        await onTask({ id, task: finished, result, state: finished.status.state })
+      } catch {
+        // A host callback's failure is its own.
+      }
+    }
+    return finished
+  }
+
+  async function sendMessage(request, rpc) {
+    const params = rpc.params
+    const message = params?.message
+    if (!message || typeof message !== "object" || !Array.isArray(message.parts)) {
+      return rpcError(rpc.id, -32602, "Invalid params: SendMessage needs params.message with a parts array")
+    }
+    const text = messageText(message)
+    if (text === undefined) return rpcError(rpc.id, -32602, "Invalid params: the message has no text part (this agent reads text only)")
+    const v1 = speaksV1(request, params)
+    const contextId = typeof message.contextId === "string" && message.contextId !== "" ? message.contextId : undefined
+    const submitted = { id: crypto.randomUUID(), ...(contextId ? { contextId } : {}), status: { state: "submitted" } }
+    await store.save(submitted)
+    const running = fulfil(submitted, text)
+    const blocking = v1 ? params.configuration?.returnImmediately !== true : params.configuration?.blocking === true
+    if (!blocking) return rpcResult(rpc.id, v1 ? { task: taskV1(submitted) } : submitted)
+    const finished = await running
+    return rpcResult(rpc.id, v1 ? { task: taskV1(finished) } : finished)
+  }
+
+  async function getTask(request, rpc) {
+    const id = rpc.params?.id
+    if (typeof id !== "string" || id === "") return rpcError(rpc.id, -32602, "Invalid params: GetTask needs params.id")
+    const task = await store.get(id)
+    if (!task) return rpcError(rpc.id, -32001, `Task not found: ${id}`)
+    return rpcResult(rpc.id, speaksV1(request, rpc.params) ? taskV1(task) : task)
+  }
+
+  async function answer(request) {
+    let rpc
+    try {
+      rpc = JSON.parse(await request.text())
+    } catch {
+      return rpcError(null, -32700, "Parse error")
+    }
+    if (Array.isArray(rpc)) return rpcError(null, -32600, "Invalid Request: batches are not supported")
+    if (!rpc || typeof rpc !== "object" || typeof rpc.method !== "string") {
+      return rpcError(rpc?.id, -32600, "Invalid Request: expected a JSON-RPC 2.0 request object with a method")
+    }
+    try {
+      if (rpc.method === "SendMessage") return await sendMessage(request, rpc)
+      if (rpc.method === "GetTask") return await getTask(request, rpc)
+    } catch (thrown) {
+      return rpcError(rpc.id, -32603, `Internal error: ${errorText(thrown)}`)
+    }
+    const newer = Object.hasOwn(OLD_METHODS, rpc.method) ? OLD_METHODS[rpc.method] : undefined
+    const hint = newer ? ` (an A2A 0.3 method name; this agent speaks A2A 1.0, where it is ${newer})` : ""
+    return rpcError(rpc.id, -32601, `Method not found: ${rpc.method}${hint}`)
+  }
+
+  return function route(request) {
+    const url = new URL(request.url)
+    if (request.method === "GET" && url.pathname === CARD_PATH) {
+      const endpoint = typeof config?.url === "string" ? config.url : `${url.origin}/`
+      return Promise.resolve(json(buildAgentCard(config, skills(), endpoint)))
+    }
+    if (request.method === "POST" && url.pathname === "/") return answer(request)
+    return undefined
+  }
+}
