@@ -119,7 +119,7 @@ for f in stores errors define-tool agents agents-tree browser-fs serve a2a-serve
 # The require() entries' typings: CommonJS twins (.d.cts) of them, importing each other, so a
 # CommonJS TypeScript project (module node16) can `require` the package.
 for f in pkg/*.d.ts pkg/core/*.d.ts; do
-  sed 's#"\(\.\.\{0,1\}/[a-z/-]*\)\.js"#"\1.cjs"#g' "$f" > "${f%.d.ts}.d.cts"
+  sed 's#"\(\.\.\{0,1\}/[a-z0-9/-]*\)\.js"#"\1.cjs"#g' "$f" > "${f%.d.ts}.d.cts"
 done
 for f in pkg/web pkg/core/web pkg/node pkg/core/node; do
   printf '[build] %s/toolnexus_bg.wasm: %s bytes\n' "$f" "$(stat -c %s "$f/toolnexus_bg.wasm")"
