@@ -325,6 +325,11 @@ fn the_task_tool_advertises_the_team_and_refuses_others() {
         json!("Delegate a subtask to an isolated subagent (it runs on a fresh transcript and returns only its final answer). Available agents — explore: read-only research; peer: team member")
     );
     assert_eq!(task["parameters"]["required"], json!(["agent", "prompt"]));
+    // The tool is built without ToolSpec::new's check (which could only fail, and panic, by a
+    // typo in its fixed name and schema): the spec it advertises passes that check.
+    let checked =
+        toolnexus::core::spec::ToolSpec::new("task", "", task["parameters"].clone(), "native");
+    assert!(checked.is_ok(), "{:?}", checked.err());
     // No team: no task tool at all.
     let t = spawn(&bed, bed.rt.root(), "teamless");
     let r2 = run(&bed, t, "go");
