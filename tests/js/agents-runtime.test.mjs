@@ -12,45 +12,13 @@ import path from "node:path"
 import { agents, createClient, createToolkit, defineTool, isToolnexusError, pending } from "../../pkg/node.mjs"
 import { startOpenAIStub, openai } from "./support/stub-server.mjs"
 import { clearKeyEnv } from "./support/helpers.mjs"
+import { VirtualClock } from "./support/virtual-clock.mjs"
 
 const { AgentRuntime, agent, isVerbError } = agents
 
 clearKeyEnv()
 const stub = await startOpenAIStub()
 after(() => stub.close())
-
-// ---- a virtual clock (the reference's) ------------------------------------------------------
-
-class VirtualClock {
-  t = 0
-  timers = []
-  now() {
-    return this.t
-  }
-  setTimeout(fn, ms) {
-    const timer = { at: this.t + ms, fn, done: false }
-    this.timers.push(timer)
-    return () => {
-      timer.done = true
-    }
-  }
-  /** Fires every timer due by `now + ms`, in order. */
-  advance(ms) {
-    const target = this.t + ms
-    for (;;) {
-      const due = this.timers.filter((x) => !x.done && x.at <= target).sort((a, b) => a.at - b.at)[0]
-      if (!due) break
-      this.t = due.at
-      due.done = true
-      due.fn()
-    }
-    this.t = target
-  }
-  /** Resolves once a timer is pending (a wait's timeout, close's grace), so advancing reaches it. */
-  async armed(count = 1) {
-    while (this.timers.filter((x) => !x.done).length < count) await new Promise((r) => setImmediate(r))
-  }
-}
 
 function deferred() {
   let resolve

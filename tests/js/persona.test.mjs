@@ -12,39 +12,12 @@ import path from "node:path"
 import { agents, MemoryFileSystem } from "../../pkg/node.mjs"
 import { startOpenAIStub, openai } from "./support/stub-server.mjs"
 import { clearKeyEnv } from "./support/helpers.mjs"
+import { VirtualClock } from "./support/virtual-clock.mjs"
 
 clearKeyEnv()
 const stub = await startOpenAIStub()
 const tmp = mkdtempSync(path.join(os.tmpdir(), "toolnexus-js-persona-"))
 after(() => (rmSync(tmp, { recursive: true, force: true }), stub.close()))
-
-/** The reference's virtual clock: timers fire only when the test advances time. */
-class VirtualClock {
-  t = 0
-  timers = []
-  now() {
-    return this.t
-  }
-  setTimeout(fn, ms) {
-    const timer = { at: this.t + ms, fn, done: false }
-    this.timers.push(timer)
-    return () => (timer.done = true)
-  }
-  advance(ms) {
-    const target = this.t + ms
-    for (;;) {
-      const due = this.timers.filter((x) => !x.done && x.at <= target).sort((a, b) => a.at - b.at)[0]
-      if (!due) break
-      this.t = due.at
-      due.done = true
-      due.fn()
-    }
-    this.t = target
-  }
-  get live() {
-    return this.timers.filter((x) => !x.done).length
-  }
-}
 
 /** Resolves once `ready()` holds (bounded, so a broken run fails instead of hanging). */
 async function until(ready, what) {
@@ -150,7 +123,8 @@ test("the heartbeat: silent on HEARTBEAT_OK, a due beat surfaces, one timer at a
 })
 
 test("ticks under a blocked turn coalesce into one wake; an AbortSignal stops the heartbeat", async () => {
-  gate = Promise.withResolvers ? Promise.withResolvers() : (() => { let resolve; const promise = new Promise((r) => (resolve = r)); return { promise, resolve } })()
+  let resolve
+  gate = { promise: new Promise((r) => (resolve = r)), resolve: () => resolve() }
   const clock = new VirtualClock()
   const abort = new AbortController()
   const started = agents.startAgent(await agents.fromDir(ava()), { llm: llm("m-gated"), clock }, { everyMs: 1000, signal: abort.signal })
