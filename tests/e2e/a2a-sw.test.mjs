@@ -108,7 +108,7 @@ describe("an agent in the page calls the agent its Service Worker serves over A2
     const out = await page().evaluate(async () => {
       const m = await import("/pkg/index.js")
       const toolkit = await m.createToolkit({ builtins: false })
-      const client = m.createInProcessClient({ generate: () => ({ content: "unused" }) })
+      const client = m.createInProcessClient({ model: "unused", generate: () => ({ content: "unused" }) })
       const refusals = []
       for (const options of [{ client, a2a: { name: "page" } }, { mcp: {} }]) {
         try {
