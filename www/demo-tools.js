@@ -1,6 +1,8 @@
-// The demo's tools, one per suspension shape plus three ordinary ones. Each suspending tool
-// returns pending(...) until it is re-run with the host's answer (ctx.answer).
+// The demo's tools, one per suspension shape plus three ordinary ones (their specs are in
+// everyday-tools.js). Each suspending tool returns pending(...) until it is re-run with the
+// host's answer (ctx.answer).
 import { defineTool, pending } from "/pkg/index.js"
+import { CALCULATOR, CLOCK, ROLL_DICE } from "./everyday-tools.js"
 
 const ref = (prefix) => `${prefix}-${Math.floor(1000 + Math.random() * 9000)}`
 
@@ -88,53 +90,9 @@ export const askUser = defineTool({
   },
 })
 
-export const calculator = defineTool({
-  name: "calculator",
-  description: "Applies an arithmetic operation to two numbers",
-  inputSchema: {
-    type: "object",
-    properties: {
-      a: { type: "number" },
-      b: { type: "number" },
-      op: { type: "string", enum: ["add", "subtract", "multiply", "divide"] },
-    },
-    required: ["a", "b", "op"],
-    additionalProperties: false,
-  },
-  run: ({ a, b, op }) => {
-    if (op === "divide" && b === 0) throw new Error("division by zero")
-    const ops = { add: a + b, subtract: a - b, multiply: a * b, divide: a / b }
-    return String(ops[op])
-  },
-})
-
-export const clock = defineTool({
-  name: "clock",
-  description: "The current date and time in an IANA time zone",
-  inputSchema: {
-    type: "object",
-    properties: { timeZone: { type: "string", description: "For example Europe/Paris; UTC when absent" } },
-  },
-  run: ({ timeZone = "UTC" }) =>
-    new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "long" }).format(new Date()),
-})
-
-export const rollDice = defineTool({
-  name: "roll_dice",
-  description: "Rolls dice and returns each roll and the total",
-  inputSchema: {
-    type: "object",
-    properties: {
-      count: { type: "integer", minimum: 1, maximum: 20 },
-      sides: { type: "integer", minimum: 2, maximum: 100 },
-    },
-    required: ["count", "sides"],
-  },
-  run: ({ count, sides }) => {
-    const rolls = Array.from(crypto.getRandomValues(new Uint32Array(count)), (n) => 1 + (n % sides))
-    return { rolls, total: rolls.reduce((s, r) => s + r, 0) }
-  },
-})
+export const calculator = defineTool(CALCULATOR)
+export const clock = defineTool(CLOCK)
+export const rollDice = defineTool(ROLL_DICE)
 
 export const ALL_TOOLS = [transferMoney, bookTable, connectCalendar, askUser, calculator, clock, rollDice]
 

@@ -183,7 +183,9 @@ const BROWSER_REFUSAL =
   "serve: this runtime cannot listen on a port (no node:http, no Deno.serve). Mount the same handler where requests arrive: " +
   "in a Service Worker, `self.addEventListener(\"fetch\", (e) => { if (new URL(e.request.url).pathname === \"/mcp\") e.respondWith(handler(e.request)) })` " +
   "with `const handler = toolkit.handler({ mcp: {} })`; in a Worker, " +
-  "`export default { fetch: toolkit.handler({ mcp: {} }) }`"
+  "`export default { fetch: toolkit.handler({ mcp: {} }) }`. An A2A agent (`toolkit.handler({ client, a2a })`) answers at `/` " +
+  "and `/.well-known/agent-card.json`: in a Service Worker mount it under a path of its own, with `a2a.url` naming it " +
+  "(docs/serving.md, \"An A2A agent in a Service Worker\")"
 
 /** Node's `node:http`, where there is one (Node, Bun); `undefined` elsewhere. */
 async function nodeHttp() {
