@@ -134,6 +134,8 @@ async function finish(result) {
   record = { ...record, phase: result.status, result: { status: result.status, text: result.text }, state: undefined, counts }
   await saveRun(record)
   setAnswer(result.status === "done" ? "done" : "error", result.text)
+  $("#saved").textContent = "Finished: the result and the counts are kept in IndexedDB."
+  $("#status").textContent = "Ready"
   $("#start").disabled = false
   showTrace()
 }

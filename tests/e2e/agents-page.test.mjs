@@ -5,26 +5,18 @@
 // kept across the reload). Then the same with Decline.
 import assert from "node:assert/strict"
 import { join } from "node:path"
-import { after, before, describe, it } from "node:test"
-import { openBrowser, shots, startDemoServer } from "./browser.mjs"
+import { before, describe, it } from "node:test"
+import { onDemoPage, shots } from "./browser.mjs"
 
 const URL_ = "https://component-model.bytecodealliance.org/"
 const CALL = `fetch_page({url: ${JSON.stringify(URL_)}})`
 
 describe("the agents page: an approval from inside a sub-agent survives a reload", () => {
-  let server, browser, page
-
+  const demo = onDemoPage(undefined, "agents.html")
+  let page
   before(async () => {
-    server = await startDemoServer()
-    browser = await openBrowser()
-    page = browser.page
-    await page.goto(new URL("agents.html", server.url).href)
+    page = demo.page
     await ready()
-  })
-
-  after(async () => {
-    await browser?.close()
-    server?.child.kill()
   })
 
   const ready = () => page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 })
@@ -104,6 +96,6 @@ describe("the agents page: an approval from inside a sub-agent survives a reload
   })
 
   it("logged no console errors", () => {
-    assert.deepEqual(browser.problems, [])
+    assert.deepEqual(demo.problems, [])
   })
 })
