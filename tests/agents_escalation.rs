@@ -10,6 +10,7 @@ use common::agents::*;
 use common::chain::*;
 use toolnexus::core::agents::data::TaskStatus;
 use toolnexus::core::agents::runtime::WaitOptions;
+use toolnexus::core::json::value::Value;
 use toolnexus::json;
 
 #[test]
@@ -180,7 +181,20 @@ fn an_approval_deep_inside_an_agent_tool_reaches_the_classic_clients_wait_for() 
     let asked = approver.asked.borrow();
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].prompt, "approve secret access?");
+    // With the chain down to the asking handle and the inner call, for the host to show.
+    assert_eq!(
+        Value::Object(asked[0].data.clone().unwrap()),
+        inner_request_data()
+    );
     assert_eq!(chain.approved.get(), 1);
+}
+
+/// What a classic host sees of the leaf's request, three agents down.
+fn inner_request_data() -> Value {
+    json!({
+        "path": ["root", "lead.1", "mid.1", "leaf.1"],
+        "haltedCall": {"handle": "root/lead.1/mid.1/leaf.1", "tool": "check_secret", "args": {}}
+    })
 }
 
 #[test]
@@ -193,6 +207,10 @@ fn a_classic_durable_halt_inside_an_agent_tool_resumes_the_parked_run() {
         .unwrap();
     let pending = halted.pending.clone().unwrap();
     assert_eq!(pending.prompt, "approve secret access?");
+    assert_eq!(
+        Value::Object(pending.data.clone().unwrap()),
+        inner_request_data()
+    );
     // The classic client's durable resume retries the agent tool with the Answer.
     let mut input = run_input(vec![tool.clone()], "");
     input.history = halted.messages.clone();

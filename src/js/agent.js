@@ -3,7 +3,7 @@
 // (guardrails compiled into `hooks` there, so a delegated child is governed too), `run` a
 // one-shot run on a fresh runtime, `asTool` the agent as a uniform Tool (`source: "agent"`),
 // `loop` a live execution over a client (the harness). Plain JavaScript over `AgentRuntime`.
-import { defineTool } from "../ts/core/index.js"
+import { defineTool, pending } from "../ts/core/index.js"
 import { AgentRuntime, isVerbError } from "./agents-runtime.js"
 import { ToolnexusError } from "./errors.js"
 import { guardedHooks, Loop } from "./harness.js"
@@ -95,8 +95,15 @@ export class Agent {
     return { ...result, runtime }
   }
 
-  /** The agent as a Tool (`source: "agent"`, input `{prompt}`): each call is one {@link Agent.run}; the result is the final text with `{agent, turns, totalTokens}`. */
+  /**
+   * The agent as a Tool (`source: "agent"`, input `{prompt}`): each call is one {@link Agent.run};
+   * the result is the final text with `{agent, turns, totalTokens}`. When something inside the
+   * run asks and nothing there answers, the tool suspends with that request (see
+   * {@link escalated}) and keeps the run parked; the call retried with the Answer resumes it.
+   */
   asTool(options = {}) {
+    /** Runs parked on a request, by its id, until the call is retried with its Answer. */
+    const parked = new Map()
     return defineTool({
       name: this.name,
       description: this.spec.does,
@@ -106,8 +113,28 @@ export class Agent {
         properties: { prompt: { type: "string", description: "The task for this agent" } },
         required: ["prompt"],
       },
-      run: async (args) => {
-        const r = await this.run(String(args.prompt), options)
+      run: async (args, ctx) => {
+        const answer = ctx?.answer
+        let r
+        if (answer != null) {
+          const runtime = parked.get(answer.id)
+          if (runtime === undefined) {
+            return { output: `no run of agent "${this.name}" waits on request "${answer.id}" (it ended, or ran in another process)`, isError: true }
+          }
+          parked.delete(answer.id)
+          try {
+            r = { ...(await runtime.resume(answer)), runtime }
+          } catch (e) {
+            r = { text: e instanceof Error ? e.message : String(e), isError: true, status: "error", turns: 0, totalTokens: 0, runtime }
+          }
+          if (r.status !== "pending") await runtime.close(runtime.root)
+        } else {
+          r = await this.run(String(args.prompt), options)
+        }
+        if (r.status === "pending") {
+          parked.set(r.pending.id, r.runtime)
+          return pending(escalated(r.runtime, r.pending))
+        }
         return { output: r.text, isError: r.isError, metadata: { agent: this.name, turns: r.turns, totalTokens: r.totalTokens } }
       },
     })
@@ -117,6 +144,21 @@ export class Agent {
   loop(options, toolkit) {
     return new Loop(this, options, toolkit)
   }
+}
+
+/**
+ * The request a pending run of `runtime` halted on, as the inner tool's own (same id, kind,
+ * prompt, url, data), with `data.path` naming the whole chain down to the handle whose tool
+ * asked (`["root", "lead.1", "researcher.1"]`) and `data.haltedCall` that call
+ * (`{handle, tool, args}`, as `runtime.haltedCall(id)` gives it), so whoever answers (a
+ * client's `waitFor`, its `stream()`'s `pending` event) sees which tool wants to run with
+ * what.
+ */
+function escalated(runtime, request) {
+  const halted = runtime.haltedCall(request.id)
+  if (halted === undefined) return request
+  const handle = halted.handle.id
+  return { ...request, data: { ...request.data, path: handle.split("/"), haltedCall: { handle, tool: halted.tool, args: halted.args } } }
 }
 
 /** Defines an agent: `agents.agent("explore", { does: "read-only research", uses: { tools: [lookup] } })`. */

@@ -272,7 +272,14 @@ export declare class Agent {
   createRuntime(options?: AgentRunOptions): AgentRuntime
   /** One run on a fresh runtime, closed after unless pending. */
   run(prompt: string, options?: AgentRunOptions): Promise<AgentRunResult>
-  /** The agent as a Tool (`source: "agent"`), for `extraTools`. */
+  /**
+   * The agent as a Tool (`source: "agent"`), for `extraTools`. When a tool inside the run asks
+   * and nothing there answers, the call suspends with that tool's own request (same `id`,
+   * `kind`, `prompt`, `data`), `data.path` naming the whole chain down to the agent whose tool
+   * asked and `data.haltedCall` the inner call `{handle, tool, args}`; the client's `waitFor`
+   * and `stream()`'s `pending` event see it, and the call retried with the Answer resumes the
+   * parked run.
+   */
   asTool(options?: AgentRunOptions): Tool
   /** A live execution over client options and a toolkit. */
   loop(options: ClientOptions, toolkit: Toolkit): Loop

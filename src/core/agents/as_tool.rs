@@ -15,7 +15,7 @@ use crate::core::json::record::Record;
 use crate::core::json::value::{Map, Value};
 use crate::core::spec::{SpecError, ToolSpec};
 use crate::core::tool::{Context, Tool};
-use crate::core::types::{pending, ToolResult};
+use crate::core::types::{pending, Request, ToolResult};
 
 /// Runs agent `name` once on `rt` with `prompt`: spawned under the root, woken, waited for,
 /// and closed with its subtree after, unless the run is pending (then it stays parked for a
@@ -35,6 +35,36 @@ pub async fn run_once(rt: &AgentRuntime, name: &str, prompt: &str) -> TaskResult
         rt.close(h, CloseOptions::default()).await;
     }
     result
+}
+
+/// The request a pending run of `rt` halted on, as its inner tool's own (same id, kind, prompt,
+/// url, data), with `data.path` naming the whole chain down to the handle whose tool asked and
+/// `data.haltedCall` that call (`{handle, tool, args}`, [`AgentRuntime::halted_call`]): what
+/// the host answering it (a client's `waitFor`, its stream's `pending` event) needs to show
+/// "researcher → `fetch_page({url})`". A request no handle halted on is given as it is.
+///
+/// ```no_run
+/// # use toolnexus::core::agents::as_tool::escalated;
+/// # fn rt() -> toolnexus::core::agents::runtime::AgentRuntime { unimplemented!() }
+/// # fn asked() -> toolnexus::core::types::Request { unimplemented!() }
+/// let shown = escalated(&rt(), &asked());
+/// // shown.data: {"url": …, "path": ["root", "lead.1", "researcher.1"],
+/// //              "haltedCall": {"handle": "root/lead.1/researcher.1", "tool": "fetch_page", "args": {…}}}
+/// ```
+pub fn escalated(rt: &AgentRuntime, request: &Request) -> Request {
+    let Some(halted) = rt.halted_call(&request.id) else {
+        return request.clone();
+    };
+    let mut out = request.clone();
+    let mut data = out.data.take().unwrap_or_default();
+    let path = halted
+        .handle
+        .split('/')
+        .map(|s| Value::String(s.to_owned()));
+    data.insert("path".into(), Value::Array(path.collect()));
+    data.insert("haltedCall".into(), halted.to_json_value());
+    out.data = Some(data);
+    out
 }
 
 /// Makes the runtime each call of an [`AgentTool`] runs on.
@@ -117,8 +147,9 @@ impl Tool for AgentTool {
                 (None, None) => return ToolResult::error("no runtime"),
             };
             if let (TaskStatus::Pending, Some(request)) = (r.status, &r.pending) {
+                let request = escalated(&rt, request);
                 parked.borrow_mut().push((request.id.clone(), rt));
-                return pending(request.clone());
+                return pending(request);
             }
             if rt.state(rt.root()) != HandleState::Closed {
                 rt.close(rt.root(), CloseOptions::default()).await;
