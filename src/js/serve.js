@@ -252,6 +252,42 @@ async function listenNode(http, handler, host, port) {
   return { url: baseUrl(host, server.address().port), stop, close: stop }
 }
 
+/**
+ * A Node request's body as a WHATWG stream, read as the handler pulls it (a handler that caps a
+ * body stops reading it). `drain()` drops what the handler left unread: read off the socket
+ * and discarded, never buffered, so the answer is still written on this connection.
+ */
+function nodeBody(req) {
+  let open = true
+  const end = (how) => {
+    if (!open) return
+    open = false
+    how()
+  }
+  const drain = () => {
+    open = false
+    req.removeAllListeners("data")
+    req.resume()
+  }
+  const stream = new ReadableStream({
+    start(controller) {
+      req.on("data", (chunk) => {
+        if (!open) return
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        if (controller.desiredSize <= 0) req.pause()
+      })
+      req.once("end", () => end(() => controller.close()))
+      req.once("error", (thrown) => end(() => controller.error(thrown)))
+      req.pause()
+    },
+    pull() {
+      req.resume()
+    },
+    cancel: drain,
+  })
+  return { stream, drain }
+}
+
 /** One Node exchange through `handler`: the request as a WHATWG `Request`, its `Response` written back. */
 async function answerNode(handler, req, res, host, server) {
   // (A handler failure is a bare 500: what it threw may hold what a client must not read.)
@@ -260,26 +296,29 @@ async function answerNode(handler, req, res, host, server) {
   res.on("close", () => {
     if (!res.writableFinished) controller.abort("the client closed the connection")
   })
+  let body
   try {
-    const chunks = []
-    for await (const chunk of req) chunks.push(chunk)
     const headers = new Headers()
     for (const [name, value] of Object.entries(req.headers)) {
       for (const one of Array.isArray(value) ? value : [value]) if (typeof one === "string") headers.append(name, one)
     }
     const origin = baseUrl(host, server.address().port)
     const hasBody = req.method !== "GET" && req.method !== "HEAD"
+    body = hasBody ? nodeBody(req) : undefined
     const request = new Request(origin + (req.url?.startsWith("/") ? req.url : "/"), {
       method: req.method,
       headers,
-      body: hasBody ? Buffer.concat(chunks) : undefined,
+      body: body?.stream,
+      duplex: "half",
       signal: controller.signal,
     })
     const response = await handler(request)
-    const body = Buffer.from(await response.arrayBuffer())
+    const bytes = Buffer.from(await response.arrayBuffer())
+    if (!req.complete) body?.drain()
     res.writeHead(response.status, Object.fromEntries(response.headers))
-    res.end(body)
+    res.end(bytes)
   } catch (thrown) {
+    if (!req.complete) body?.drain()
     if (res.headersSent) return void res.destroy()
     res.writeHead(500, { "content-type": "text/plain; charset=utf-8" })
     res.end("internal error")
