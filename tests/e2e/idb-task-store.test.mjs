@@ -2,7 +2,8 @@
 // through the store and through a new handler over the same database (an agent served by a
 // page, or by a worker, restarts without losing its tasks); resolveStore takes the store and
 // its "indexeddb:<database>" selector; bad tasks are refused with invalid_argument; a
-// dedicated worker serving the same database reads the page's tasks.
+// dedicated worker reads the page's tasks; and a Service Worker serving an A2A agent over the
+// store (www/task-store-sw.js) answers for its task after the page reloads.
 import assert from "node:assert/strict"
 import { join } from "node:path"
 import { describe, it } from "node:test"
@@ -109,6 +110,38 @@ describe("IndexedDbTaskStore in the browser", () => {
     assert.deepEqual(got.badId, { code: "invalid_argument", message: "IndexedDbTaskStore.get: id must be a string, got number" })
     assert.deepEqual(got.badName, { code: "invalid_argument", message: "IndexedDbTaskStore: dbName must be a string, got number" })
     assert.equal(got.worker, "from the page")
+    assert.deepEqual(browser.problems, [])
+  })
+
+  it("a Service Worker serves an A2A agent whose tasks outlive a reload (www/task-store-sw.js)", async () => {
+    const rpcInPage = async (method, params) => {
+      const res = await fetch("/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })
+      return res.json()
+    }
+    const sent = await browser.page.evaluate(async (rpcSource) => {
+      await navigator.serviceWorker.register("/task-store-sw.js", { type: "module", scope: "/" })
+      await navigator.serviceWorker.ready
+      if (!navigator.serviceWorker.controller) {
+        await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }))
+      }
+      const rpc = new Function(`return (${rpcSource})`)()
+      const card = await (await fetch("/.well-known/agent-card.json")).json()
+      const env = await rpc("SendMessage", { message: { role: "user", parts: [{ kind: "text", text: "served offline" }] }, configuration: { blocking: true } })
+      return { card: card.name, id: env.result.id, state: env.result.status.state }
+    }, rpcInPage.toString())
+    assert.deepEqual([sent.card, sent.state], ["sw-desk", "completed"])
+    await browser.page.reload()
+    const got = await browser.page.evaluate(
+      async ([rpcSource, id]) => {
+        const rpc = new Function(`return (${rpcSource})`)()
+        const m = await import("/pkg/index.js")
+        const viaWorker = await rpc("GetTask", { id })
+        const inPage = await new m.IndexedDbTaskStore("a2a-sw").get(id)
+        return { controlled: navigator.serviceWorker.controller !== null, viaWorker: viaWorker.result.artifacts[0].parts, inPage: inPage.status.state }
+      },
+      [rpcInPage.toString(), sent.id],
+    )
+    assert.deepEqual(got, { controlled: true, viaWorker: [{ kind: "text", text: "ANSWER: served offline" }], inPage: "completed" })
     assert.deepEqual(browser.problems, [])
   })
 })

@@ -11,7 +11,7 @@ import { createServer } from "node:http"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { agent, agentTools, createClient, createToolkit, FileTaskStore } from "../../pkg/node.mjs"
+import { agent, agentTools, createClient, createToolkit, FileTaskStore, IndexedDbTaskStore, resolveStore } from "../../pkg/node.mjs"
 import { openai, startOpenAIStub } from "./support/stub-server.mjs"
 import { assertCode, thrown } from "./support/helpers.mjs"
 
@@ -229,6 +229,13 @@ describe("the body cap in the handler (no socket)", () => {
       assert.match(error.message, /^a2a\.(maxBodyBytes|lease|owner): expected /, JSON.stringify(a2a))
     }
   })
+})
+
+test("IndexedDbTaskStore where there is no IndexedDB (Node) is unsupported, naming the alternative", () => {
+  const error = assertCode(thrown(() => new IndexedDbTaskStore()), "unsupported")
+  assert.match(error.message, /IndexedDB is not available/)
+  assertCode(thrown(() => resolveStore("indexeddb:desk")), "unsupported")
+  assert.match(assertCode(thrown(() => resolveStore("redis:x")), "invalid_options").message, /"indexeddb\[:<database>\]"/)
 })
 
 describe("outbound: a remote agent that is broken", () => {
