@@ -8,6 +8,10 @@
 // a page bundles it without Node's modules.
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
+import { readBodyText } from "./request-body.js"
+
+/** The module's cap of an MCP message (`MAX_BODY_BYTES` in src/core/serve/http.rs): 4 MiB. */
+const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
 
 const NOT_FOUND = () => new Response("not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } })
 
@@ -30,7 +34,14 @@ export function fetchHandler(core, onCall) {
     const url = new URL(request.url)
     if (core === undefined) return NOT_FOUND()
     const reads = request.method === "POST" && url.pathname === "/mcp"
-    const body = reads ? await request.text() : ""
+    // Read up to the module's cap and no further: a larger body is refused as the module
+    // refuses one (413, -32600) without being buffered whole.
+    const body = reads ? await readBodyText(request, MCP_MAX_BODY_BYTES) : ""
+    if (typeof body !== "string") {
+      const message = `Payload Too Large: a message is at most ${MCP_MAX_BODY_BYTES} bytes`
+      const refused = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } })
+      return new Response(refused, { status: 413, headers: { "content-type": "application/json" } })
+    }
     const header = (name) => request.headers.get(name) ?? undefined
     const [status, headers, text, event] = await core.exchange(
       request.method,

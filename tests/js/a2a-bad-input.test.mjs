@@ -185,6 +185,26 @@ describe("the body cap in the handler (no socket)", () => {
     assert.ok(pulled <= 64 * 1024 + 3 * chunk.byteLength, `read ${pulled} bytes of an endless body`)
   })
 
+  test("the MCP profile of the same handler stops reading at its 4 MiB cap too", async () => {
+    const tk = await createToolkit({ builtins: false })
+    const handler = tk.handler({ client, a2a: {}, mcp: {} })
+    let pulled = 0
+    const chunk = new Uint8Array(256 * 1024).fill(0x20)
+    const endless = new ReadableStream({
+      pull(controller) {
+        pulled += chunk.byteLength
+        controller.enqueue(chunk)
+      },
+    })
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+    const res = await handler(new Request("http://127.0.0.1:9/mcp", { method: "POST", headers, body: endless, duplex: "half" }))
+    assert.equal(res.status, 413)
+    assert.deepEqual(await res.json(), { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Payload Too Large: a message is at most 4194304 bytes" } })
+    assert.ok(pulled <= 4 * 1024 * 1024 + 3 * chunk.byteLength, `read ${pulled} bytes of an endless body`)
+    const list = await handler(new Request("http://127.0.0.1:9/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) }))
+    assert.equal(list.status, 200, "and keeps serving")
+  })
+
   test("a declared Content-Length over the cap is refused before any of the body is read", async () => {
     const tk = await createToolkit({ builtins: false })
     const handler = tk.handler({ client, a2a: { maxBodyBytes: 100 } })
