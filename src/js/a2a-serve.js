@@ -342,7 +342,11 @@ export function a2aRoutes({ config, skills, run, onTask }) {
     if (!task) return rpcError(rpc.id, -32001, `Task not found: ${id}`)
     if (lapsed(task)) {
       task = lapsedTask(task)
-      await store.save(task)
+      try {
+        await store.save(task)
+      } catch {
+        // Answered failed all the same; the next GetTask tries the save again.
+      }
     }
     task = withoutLease(task)
     return rpcResult(rpc.id, speaksV1(request, rpc.params) ? taskV1(task) : task)

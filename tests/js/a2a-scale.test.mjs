@@ -8,13 +8,14 @@
 import { after, before, describe, test } from "node:test"
 import assert from "node:assert/strict"
 import { spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import fs, { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { openai, startOpenAIStub } from "./support/stub-server.mjs"
 import { startRoundRobinProxy } from "./support/round-robin-proxy.mjs"
 import { deferred } from "./support/helpers.mjs"
+import { createClient, createToolkit, FileTaskStore } from "../../pkg/node.mjs"
 
 const WORKER = fileURLToPath(new URL("./support/a2a-worker.mjs", import.meta.url))
 /** The lease of the test's processes: long beside any pause of a live one, short for the test. */
@@ -218,5 +219,132 @@ describe("two processes over one FileTaskStore behind a round-robin proxy", () =
     workers.push(restarted)
     const again = await rpc(`${restarted.url}/`, "GetTask", { id: sent[0] })
     assert.equal(again.result.status.state, ended[0].status.state)
+  })
+})
+
+describe("the store and the lease, in one process", () => {
+  let stub
+  let client
+  let held = deferred()
+  const dirs = []
+  before(async () => {
+    stub = await startOpenAIStub()
+    stub.respond((request) => {
+      const text = lastUserText(request.body)
+      const answer = openai.text(`ANSWER: ${text}`)
+      return text.startsWith("hold") ? held.promise.then(() => answer) : answer
+    })
+    client = createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 })
+  })
+  after(async () => {
+    held.resolve()
+    await stub.close()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "a2a-lease-"))
+    dirs.push(dir)
+    return dir
+  }
+  const post = async (handler, method, params, headers = {}) => {
+    const res = await handler(new Request("http://127.0.0.1:9/", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }))
+    return res.json()
+  }
+
+  test("FileTaskStore writes each task to a temporary name, then renames it over <id>.json", async () => {
+    const dir = tempDir()
+    const store = new FileTaskStore(dir)
+    const calls = []
+    const { writeFile, rename } = fs.promises
+    fs.promises.writeFile = (file, ...rest) => (calls.push(["write", file.slice(dir.length + 1)]), writeFile(file, ...rest))
+    fs.promises.rename = (from, to) => (calls.push(["rename", from.slice(dir.length + 1), to.slice(dir.length + 1)]), rename(from, to))
+    try {
+      await store.save({ id: "t-1", status: { state: "working" } })
+      await store.save({ id: "t-1", status: { state: "completed" } })
+    } finally {
+      Object.assign(fs.promises, { writeFile, rename })
+    }
+    assert.equal(calls.length, 4)
+    for (const [i, call] of calls.entries()) {
+      if (i % 2 === 0) assert.match(call[1], /^t-1\.json\.[a-z0-9]+\.tmp$/, "written under a temporary name")
+      else assert.deepEqual(call, ["rename", calls[i - 1][1], "t-1.json"], "then renamed over the task's file")
+    }
+    assert.deepEqual(readdirSync(dir), ["t-1.json"])
+    assert.equal((await store.get("t-1")).status.state, "completed")
+  })
+
+  test("GetTask fails an unfinished task whose lease expired, in both dialects, and saves it so", async () => {
+    const store = new FileTaskStore(tempDir())
+    const tk = await createToolkit({ builtins: false })
+    const handler = tk.handler({ client, a2a: { store } })
+    const past = "2026-01-01T00:00:00.000Z"
+    await store.save({ id: "w", contextId: "c1", status: { state: "working" }, lease: { owner: "gone-1", expiresAt: past } })
+    await store.save({ id: "s", status: { state: "submitted" }, lease: { owner: "gone-2", expiresAt: past } })
+    await store.save({ id: "live", status: { state: "working" }, lease: { owner: "alive", expiresAt: new Date(Date.now() + 3_600_000).toISOString() } })
+    await store.save({ id: "old", status: { state: "working" } }) // no lease (leases off, or an older writer): left alone
+    const w = (await post(handler, "GetTask", { id: "w" })).result
+    assert.deepEqual(w, {
+      id: "w",
+      contextId: "c1",
+      status: {
+        state: "failed",
+        message: { role: "agent", parts: [{ kind: "text", text: `A2A task w failed: the agent process running it (gone-1) stopped renewing its lease, which expired at ${past} while the task was working; the process ended or lost its store. Send the message again.` }] },
+      },
+    })
+    assert.deepEqual((await store.get("w")).lease, { owner: "gone-1", expiresAt: past, lapsed: true })
+    assert.deepEqual((await post(handler, "GetTask", { id: "w" })).result, w, "answered the same again")
+    const s = (await post(handler, "GetTask", { id: "s" }, { "a2a-version": "1.0" })).result
+    assert.equal(s.status.state, "TASK_STATE_FAILED")
+    assert.match(s.status.message.parts[0].text, /\(gone-2\) .* while the task was submitted;/)
+    assert.equal("lease" in s, false)
+    const live = (await post(handler, "GetTask", { id: "live" })).result
+    assert.deepEqual(live, { id: "live", status: { state: "working" } }, "a live lease: still working, the lease off the wire")
+    assert.equal((await post(handler, "GetTask", { id: "old" })).result.status.state, "working")
+  })
+
+  test("an owner that finishes after its lease was declared lapsed leaves the task failed", async () => {
+    const store = new FileTaskStore(tempDir())
+    const events = []
+    const tk = await createToolkit({ builtins: false })
+    const handler = tk.handler({ client, a2a: { store, owner: "slow-one" }, onTask: (e) => void events.push(e) })
+    held = deferred()
+    stub.respond((request) => {
+      const text = lastUserText(request.body)
+      return text.startsWith("hold") ? held.promise.then(() => openai.text(`ANSWER: ${text}`)) : openai.text(`ANSWER: ${text}`)
+    })
+    const sent = (await post(handler, "SendMessage", { message: { role: "user", parts: [{ kind: "text", text: "hold on" }] } })).result
+    await stub.waitForRequests(1)
+    const working = await store.get(sent.id)
+    assert.equal(working.status.state, "working")
+    assert.equal(working.lease.owner, "slow-one")
+    // What another process's GetTask saves when it finds the lease expired.
+    await store.save({ id: sent.id, status: { state: "failed", message: { role: "agent", parts: [{ kind: "text", text: "lapsed" }] } }, lease: { ...working.lease, lapsed: true } })
+    held.resolve()
+    for (;;) {
+      if (events.length === 1) break
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    assert.equal(events[0].state, "failed", "onTask hears the task as it stays")
+    assert.equal(events[0].result.text, "ANSWER: hold on", "with the run's late result")
+    assert.equal((await store.get(sent.id)).status.state, "failed")
+    assert.equal((await post(handler, "GetTask", { id: sent.id })).result.status.message.parts[0].text, "lapsed")
+  })
+
+  test("lease 0 saves no lease; the default lease is 30 s ahead, owned by this process", async () => {
+    const saved = []
+    const store = { map: new Map(), async get(id) { return this.map.get(id) }, async save(t) { saved.push(t); this.map.set(t.id, t) } }
+    const tk = await createToolkit({ builtins: false })
+    const off = tk.handler({ client, a2a: { store, lease: 0 } })
+    await post(off, "SendMessage", { message: { role: "user", parts: [{ kind: "text", text: "x" }] }, configuration: { blocking: true } })
+    assert.deepEqual(saved.map((t) => [t.status.state, "lease" in t]), [["submitted", false], ["working", false], ["completed", false]])
+    saved.length = 0
+    const on = tk.handler({ client, a2a: { store } })
+    const start = Date.now()
+    await post(on, "SendMessage", { message: { role: "user", parts: [{ kind: "text", text: "y" }] }, configuration: { blocking: true } })
+    const [submitted, working, completed] = saved
+    assert.match(submitted.lease.owner, new RegExp(`^pid-${process.pid}-[0-9a-f]{8}$`))
+    assert.equal(working.lease.owner, submitted.lease.owner)
+    assert.ok(Date.parse(working.lease.expiresAt) >= start + 30_000, "30 s ahead")
+    assert.equal(completed.lease, undefined, "an ended task has no lease")
   })
 })
