@@ -7,17 +7,8 @@
 import assert from "node:assert/strict"
 import { join } from "node:path"
 import { describe, it } from "node:test"
-import { onDemoPage, shots } from "./browser.mjs"
+import { inPage, onDemoPage, shots } from "./browser.mjs"
 
-/** Runs `body(module, arg)` in the page with the package imported; resolves to its result. */
-const inPage = (page, body, arg) =>
-  page.evaluate(
-    async ([source, arg]) => {
-      const module = await import("/pkg/index.js")
-      return new Function("m", "arg", `return (${source})(m, arg)`)(module, arg)
-    },
-    [body.toString(), arg],
-  )
 
 describe("IndexedDbTaskStore in the browser", () => {
   const browser = onDemoPage("idb-task-store")

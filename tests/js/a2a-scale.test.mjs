@@ -30,6 +30,18 @@ function lastUserText(body) {
   return typeof user?.content === "string" ? user.content : ""
 }
 
+/**
+ * The model: answers `ANSWER: <the task>`; a task starting with "hold" is answered only once
+ * `gate()` (the current hold, read per request) resolves.
+ */
+function answering(gate) {
+  return (request) => {
+    const text = lastUserText(request.body)
+    const answer = openai.text(`ANSWER: ${text}`)
+    return text.startsWith("hold") ? gate().then(() => answer) : answer
+  }
+}
+
 /** Starts one worker process; resolves to `{owner, url, child}` once it listens. */
 function startWorker(owner, env) {
   const child = spawn(process.execPath, [WORKER], {
@@ -107,11 +119,7 @@ describe("two processes over one FileTaskStore behind a round-robin proxy", () =
 
   before(async () => {
     stub = await startOpenAIStub()
-    stub.respond((request) => {
-      const text = lastUserText(request.body)
-      const answer = openai.text(`ANSWER: ${text}`)
-      return text.startsWith("hold") ? held.promise.then(() => answer) : answer
-    })
+    stub.respond(answering(() => held.promise))
     dir = mkdtempSync(join(tmpdir(), "a2a-scale-"))
     const env = { A2A_MODEL_URL: stub.baseUrl, A2A_STORE_DIR: dir, A2A_LEASE: String(LEASE_MS) }
     workers = await Promise.all([startWorker("worker-a", env), startWorker("worker-b", env)])
@@ -165,11 +173,7 @@ describe("two processes over one FileTaskStore behind a round-robin proxy", () =
   test("killing one process mid-run leaves no task working: its tasks fail by lease, the other's complete", async () => {
     const endpoint = `${proxy.url}/`
     held = deferred()
-    stub.respond((request) => {
-      const text = lastUserText(request.body)
-      const answer = openai.text(`ANSWER: ${text}`)
-      return text.startsWith("hold") ? held.promise.then(() => answer) : answer
-    })
+    stub.respond(answering(() => held.promise))
     const sent = await pool(20, 20, async (i) => {
       const env = await rpc(endpoint, "SendMessage", { message: { role: "user", parts: [{ kind: "text", text: `hold ${i}` }] } })
       return env.result.id
@@ -229,11 +233,7 @@ describe("the store and the lease, in one process", () => {
   const dirs = []
   before(async () => {
     stub = await startOpenAIStub()
-    stub.respond((request) => {
-      const text = lastUserText(request.body)
-      const answer = openai.text(`ANSWER: ${text}`)
-      return text.startsWith("hold") ? held.promise.then(() => answer) : answer
-    })
+    stub.respond(answering(() => held.promise))
     client = createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 })
   })
   after(async () => {
@@ -308,10 +308,7 @@ describe("the store and the lease, in one process", () => {
     const tk = await createToolkit({ builtins: false })
     const handler = tk.handler({ client, a2a: { store, owner: "slow-one" }, onTask: (e) => void events.push(e) })
     held = deferred()
-    stub.respond((request) => {
-      const text = lastUserText(request.body)
-      return text.startsWith("hold") ? held.promise.then(() => openai.text(`ANSWER: ${text}`)) : openai.text(`ANSWER: ${text}`)
-    })
+    stub.respond(answering(() => held.promise))
     const sent = (await post(handler, "SendMessage", { message: { role: "user", parts: [{ kind: "text", text: "hold on" }] } })).result
     await stub.waitForRequests(1)
     const working = await store.get(sent.id)
