@@ -19,7 +19,7 @@ import { createClient, createToolkit, FileTaskStore } from "../../pkg/node.mjs"
 
 const WORKER = fileURLToPath(new URL("./support/a2a-worker.mjs", import.meta.url))
 /** The lease of the test's processes: long beside any pause of a live one, short for the test. */
-const LEASE_MS = 6000
+const LEASE_MS = 10_000
 /** How long a poll may go on before the test says what is stuck (never reached when it works). */
 const DEADLINE_MS = 90_000
 const ENDED = new Set(["completed", "failed", "canceled", "input-required"])
