@@ -9,7 +9,8 @@
 // A2A 1.0 as the official SDKs speak it (an `A2A-Version: 1.0` header or `ROLE_*` roles:
 // `TASK_STATE_*`, parts `{text}`, the result wrapped as `{task}`, and `SendMessage` waiting for
 // the task to end unless `configuration.returnImmediately`). The store always holds the
-// reference's shape.
+// reference's shape, plus the lease of an unfinished task (a2a-lease.js), never sent. A body is
+// read under a cap (request-body.js), so a huge one is refused without being buffered.
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
 import { IndexedDbTaskStore } from "./idb-task-store.js"
@@ -300,7 +301,7 @@ export function a2aRoutes({ config, skills, run, onTask }) {
     try {
       await stopRenewing()
       // Another process declared this task's lease lapsed (this one stalled): the task stays ended.
-      const stored = await store.get(id)
+      const stored = await store.get(id).catch(() => undefined)
       if (lapsedFrom(stored, lease.owner)) finished = withoutLease(stored)
       else await store.save(finished)
     } catch {
