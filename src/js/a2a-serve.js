@@ -301,7 +301,7 @@ export function a2aRoutes({ config, skills, run, onTask }) {
     try {
       await stopRenewing()
       // Another process declared this task's lease lapsed (this one stalled): the task stays ended.
-      const stored = await store.get(id).catch(() => undefined)
+      const stored = await Promise.resolve().then(() => store.get(id)).catch(() => undefined)
       if (lapsedFrom(stored, lease.owner)) finished = withoutLease(stored)
       else await store.save(finished)
     } catch {
