@@ -17,7 +17,10 @@ export declare class FileTaskStore implements TaskStore {
   save(task: A2ATask): Promise<void>
 }
 
-/** `"memory"` / absent → in memory, `"file:<dir>"` → on disk, a store object → itself. */
+/**
+ * `"memory"` / absent → in memory, `"file:<dir>"` → on disk, `"indexeddb[:<database>]"` → an
+ * `IndexedDbTaskStore` (browsers and their workers), a store object → itself.
+ */
 export declare function resolveStore(store?: TaskStore | "memory" | (string & {})): TaskStore
 
 /** The Agent Card of a served toolkit (the reference's fields plus A2A 1.0's `supportedInterfaces`). */

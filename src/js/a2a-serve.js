@@ -9,9 +9,13 @@
 // A2A 1.0 as the official SDKs speak it (an `A2A-Version: 1.0` header or `ROLE_*` roles:
 // `TASK_STATE_*`, parts `{text}`, the result wrapped as `{task}`, and `SendMessage` waiting for
 // the task to end unless `configuration.returnImmediately`). The store always holds the
-// reference's shape.
+// reference's shape, plus the lease of an unfinished task (a2a-lease.js), never sent. A body is
+// read under a cap (request-body.js), so a huge one is refused without being buffered.
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
+import { IndexedDbTaskStore } from "./idb-task-store.js"
+import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "./request-body.js"
+import { lapsed, lapsedFrom, lapsedTask, leased, leaseOf, renewLease, withoutLease } from "./a2a-lease.js"
 
 const CARD_PATH = "/.well-known/agent-card.json"
 const PROTOCOL_VERSION = "0.3.0"
@@ -143,20 +147,38 @@ export class FileTaskStore {
 
 /**
  * The store a selector names: absent or `"memory"` a new {@link InMemoryTaskStore},
- * `"file:<dir>"` a {@link FileTaskStore}, an object with `get` and `save` itself.
+ * `"file:<dir>"` a {@link FileTaskStore}, `"indexeddb"` or `"indexeddb:<database>"` an
+ * {@link IndexedDbTaskStore} (browsers and their workers), an object with `get` and `save`
+ * itself.
  *
  * ```js
  * resolveStore("file:./tasks") instanceof FileTaskStore // true
+ * resolveStore("indexeddb:desk") instanceof IndexedDbTaskStore // true, in a page or a worker
  * ```
  */
 export function resolveStore(store) {
   if (store === undefined || store === null || store === "memory") return new InMemoryTaskStore()
   if (typeof store === "string") {
     if (store.startsWith("file:")) return new FileTaskStore(store.slice("file:".length))
-    throw new ToolnexusError("invalid_options", `Unknown A2A store: "${store}" (expected "memory" or "file:<dir>")`)
+    if (store === "indexeddb") return new IndexedDbTaskStore()
+    if (store.startsWith("indexeddb:")) return new IndexedDbTaskStore(store.slice("indexeddb:".length) || undefined)
+    throw new ToolnexusError("invalid_options", `Unknown A2A store: "${store}" (expected "memory", "file:<dir>" or "indexeddb[:<database>]")`)
   }
   if (typeof store === "object" && typeof store.get === "function" && typeof store.save === "function") return store
-  throw new ToolnexusError("invalid_options", `a2a.store: expected "memory", "file:<dir>" or an object with get(id) and save(task), got ${typeof store}`)
+  throw new ToolnexusError(
+    "invalid_options",
+    `a2a.store: expected "memory", "file:<dir>", "indexeddb[:<database>]" or an object with get(id) and save(task), got ${typeof store}`,
+  )
+}
+
+/** A non-negative integer option of the A2A profile (`min` 1 for a cap), else `invalid_options`. */
+function integerOption(config, key, min, fallback) {
+  const value = config?.[key]
+  if (value === undefined || value === null) return fallback
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+    throw new ToolnexusError("invalid_options", `a2a.${key}: expected an integer of at least ${min}, got ${JSON.stringify(value) ?? typeof value}`)
+  }
+  return value
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,13 +273,21 @@ const agentText = (text) => ({ role: "agent", parts: [{ kind: "text", text }] })
  */
 export function a2aRoutes({ config, skills, run, onTask }) {
   const store = resolveStore(config?.store)
+  const maxBodyBytes = integerOption(config, "maxBodyBytes", 1, DEFAULT_MAX_BODY_BYTES)
+  if (config?.owner !== undefined && (typeof config.owner !== "string" || config.owner === "")) {
+    throw new ToolnexusError("invalid_options", `a2a.owner: expected a non-empty string, got ${JSON.stringify(config.owner) ?? typeof config.owner}`)
+  }
+  const lease = leaseOf({ ...config, lease: integerOption(config, "lease", 0, undefined) })
 
   async function fulfil(task, text) {
     const { id, contextId } = task
     let result
     let finished
+    let stopRenewing = async () => {}
     try {
-      await store.save({ ...task, status: { state: "working" } })
+      const working = { ...withoutLease(task), status: { state: "working" } }
+      await store.save(leased(working, lease))
+      stopRenewing = renewLease(store, working, lease)
       result = await run(text, contextId)
       if (result?.status === "pending" && result.pending) {
         finished = { id, contextId, status: { state: "input-required", message: agentText(result.pending.prompt) } }
@@ -269,7 +299,11 @@ export function a2aRoutes({ config, skills, run, onTask }) {
       finished = { id, contextId, status: { state: "failed", message: agentText(errorText(thrown)) } }
     }
     try {
-      await store.save(finished)
+      await stopRenewing()
+      // Another process declared this task's lease lapsed (this one stalled): the task stays ended.
+      const stored = await Promise.resolve().then(() => store.get(id)).catch(() => undefined)
+      if (lapsedFrom(stored, lease.owner)) finished = withoutLease(stored)
+      else await store.save(finished)
     } catch {
       // A store that fails to write must not end the handler; GetTask reports what it has.
     }
@@ -294,26 +328,45 @@ export function a2aRoutes({ config, skills, run, onTask }) {
     const v1 = speaksV1(request, params)
     const contextId = typeof message.contextId === "string" && message.contextId !== "" ? message.contextId : undefined
     const submitted = { id: crypto.randomUUID(), ...(contextId ? { contextId } : {}), status: { state: "submitted" } }
-    await store.save(submitted)
+    await store.save(leased(submitted, lease))
     const running = fulfil(submitted, text)
     const blocking = v1 ? params.configuration?.returnImmediately !== true : params.configuration?.blocking === true
     if (!blocking) return rpcResult(rpc.id, v1 ? { task: taskV1(submitted) } : submitted)
-    const finished = await running
+    const finished = withoutLease(await running)
     return rpcResult(rpc.id, v1 ? { task: taskV1(finished) } : finished)
   }
 
   async function getTask(request, rpc) {
     const id = rpc.params?.id
     if (typeof id !== "string" || id === "") return rpcError(rpc.id, -32602, "Invalid params: GetTask needs params.id")
-    const task = await store.get(id)
+    let task = await store.get(id)
     if (!task) return rpcError(rpc.id, -32001, `Task not found: ${id}`)
+    if (lapsed(task)) {
+      task = lapsedTask(task)
+      try {
+        await store.save(task)
+      } catch {
+        // Answered failed all the same; the next GetTask tries the save again.
+      }
+    }
+    task = withoutLease(task)
     return rpcResult(rpc.id, speaksV1(request, rpc.params) ? taskV1(task) : task)
   }
 
   async function answer(request) {
+    let body
+    try {
+      body = await readBodyText(request, maxBodyBytes)
+    } catch {
+      return rpcError(null, -32700, "Parse error: the request body could not be read")
+    }
+    if (typeof body !== "string") {
+      const why = `Invalid Request: the body is larger than ${maxBodyBytes} bytes (a2a.maxBodyBytes); nothing of it was run`
+      return json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: why } }, 413)
+    }
     let rpc
     try {
-      rpc = JSON.parse(await request.text())
+      rpc = JSON.parse(body)
     } catch {
       return rpcError(null, -32700, "Parse error")
     }

@@ -8,6 +8,10 @@
 // a page bundles it without Node's modules.
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
+import { readBodyText } from "./request-body.js"
+
+/** The module's cap of an MCP message (`MAX_BODY_BYTES` in src/core/serve/http.rs): 4 MiB. */
+const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
 
 const NOT_FOUND = () => new Response("not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } })
 
@@ -30,7 +34,14 @@ export function fetchHandler(core, onCall) {
     const url = new URL(request.url)
     if (core === undefined) return NOT_FOUND()
     const reads = request.method === "POST" && url.pathname === "/mcp"
-    const body = reads ? await request.text() : ""
+    // Read up to the module's cap and no further: a larger body is refused as the module
+    // refuses one (413, -32600) without being buffered whole.
+    const body = reads ? await readBodyText(request, MCP_MAX_BODY_BYTES) : ""
+    if (typeof body !== "string") {
+      const message = `Payload Too Large: a message is at most ${MCP_MAX_BODY_BYTES} bytes`
+      const refused = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } })
+      return new Response(refused, { status: 413, headers: { "content-type": "application/json" } })
+    }
     const header = (name) => request.headers.get(name) ?? undefined
     const [status, headers, text, event] = await core.exchange(
       request.method,
@@ -254,6 +265,42 @@ async function listenNode(http, handler, host, port) {
   return { url: baseUrl(host, server.address().port), stop, close: stop }
 }
 
+/**
+ * A Node request's body as a WHATWG stream, read as the handler pulls it (a handler that caps a
+ * body stops reading it). `drain()` drops what the handler left unread: read off the socket
+ * and discarded, never buffered, so the answer is still written on this connection.
+ */
+function nodeBody(req) {
+  let open = true
+  const end = (how) => {
+    if (!open) return
+    open = false
+    how()
+  }
+  const drain = () => {
+    open = false
+    req.removeAllListeners("data")
+    req.resume()
+  }
+  const stream = new ReadableStream({
+    start(controller) {
+      req.on("data", (chunk) => {
+        if (!open) return
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        if (controller.desiredSize <= 0) req.pause()
+      })
+      req.once("end", () => end(() => controller.close()))
+      req.once("error", (thrown) => end(() => controller.error(thrown)))
+      req.pause()
+    },
+    pull() {
+      req.resume()
+    },
+    cancel: drain,
+  })
+  return { stream, drain }
+}
+
 /** One Node exchange through `handler`: the request as a WHATWG `Request`, its `Response` written back. */
 async function answerNode(handler, req, res, host, server) {
   // (A handler failure is a bare 500: what it threw may hold what a client must not read.)
@@ -262,26 +309,29 @@ async function answerNode(handler, req, res, host, server) {
   res.on("close", () => {
     if (!res.writableFinished) controller.abort("the client closed the connection")
   })
+  let body
   try {
-    const chunks = []
-    for await (const chunk of req) chunks.push(chunk)
     const headers = new Headers()
     for (const [name, value] of Object.entries(req.headers)) {
       for (const one of Array.isArray(value) ? value : [value]) if (typeof one === "string") headers.append(name, one)
     }
     const origin = baseUrl(host, server.address().port)
     const hasBody = req.method !== "GET" && req.method !== "HEAD"
+    body = hasBody ? nodeBody(req) : undefined
     const request = new Request(origin + (req.url?.startsWith("/") ? req.url : "/"), {
       method: req.method,
       headers,
-      body: hasBody ? Buffer.concat(chunks) : undefined,
+      body: body?.stream,
+      duplex: "half",
       signal: controller.signal,
     })
     const response = await handler(request)
-    const body = Buffer.from(await response.arrayBuffer())
+    const bytes = Buffer.from(await response.arrayBuffer())
+    if (!req.complete) body?.drain()
     res.writeHead(response.status, Object.fromEntries(response.headers))
-    res.end(body)
+    res.end(bytes)
   } catch (thrown) {
+    if (!req.complete) body?.drain()
     if (res.headersSent) return void res.destroy()
     res.writeHead(500, { "content-type": "text/plain; charset=utf-8" })
     res.end("internal error")

@@ -54,6 +54,7 @@ export { IndexedDbFileSystem } from "../js/browser-fs.js"
 export * as agents from "./agents-full.js"
 export { McpServer } from "../js/serve.js"
 export { buildAgentCard, FileTaskStore, InMemoryTaskStore, resolveStore } from "../js/a2a-serve.js"
+export { IndexedDbTaskStore } from "../js/idb-task-store.js"
 export type { JSONRPCMessage, McpTransportLike } from "../js/serve.js"
 
 /**

@@ -1,7 +1,7 @@
 // toolkit.serve as an A2A agent in Deno (Deno.serve), on the packed package (see run.sh): the
 // model is a scripted Chat Completions endpoint served with Deno.serve; the tasks live in a
 // FileTaskStore on Deno's own file system, and a second server over the same directory answers
-// GetTask for the first one's task.
+// GetTask for the first one's task; a body over the cap is refused with 413.
 import { createClient, createToolkit, FileTaskStore } from "toolnexus-wasm"
 
 function equal(actual: unknown, expected: unknown) {
@@ -33,6 +33,13 @@ Deno.test("an A2A task runs, is kept in a FileTaskStore on Deno's file system, a
     equal(read.result.status.state, "TASK_STATE_COMPLETED")
     const files = [...Deno.readDirSync(dir)].map((e) => e.name)
     equal(files, [`${sent.result.task.id}.json`])
+    // A body over a2a.maxBodyBytes (1 MiB) is refused with 413, and the server keeps serving.
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "SendMessage", params: { message: { role: "user", parts: [{ kind: "text", text: "x".repeat(2 * 1024 * 1024) }] } } })
+    const refused = await fetch(`${first.url}/`, { method: "POST", headers: { "content-type": "application/json" }, body: big })
+    equal(refused.status, 413)
+    equal((await refused.json()).error.code, -32600)
+    equal((await rpc(first.url, "GetTask", { id: sent.result.task.id })).result.status.state, "TASK_STATE_COMPLETED")
+    equal([...Deno.readDirSync(dir)].length, 1)
   } finally {
     await first.stop()
     await second.stop()

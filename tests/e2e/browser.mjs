@@ -86,3 +86,17 @@ export function onDemoPage(state, path = `login.html?state=${state}`) {
     },
   }
 }
+
+/**
+ * Runs `body(module, arg)` in `page` with the package (`/pkg/index.js`) imported; resolves to
+ * its result. `body` is sent as its source, so it may use only `module`, `arg` and the page's
+ * globals.
+ */
+export const inPage = (page, body, arg) =>
+  page.evaluate(
+    async ([source, arg]) => {
+      const module = await import("/pkg/index.js")
+      return new Function("m", "arg", `return (${source})(m, arg)`)(module, arg)
+    },
+    [body.toString(), arg],
+  )

@@ -4,7 +4,7 @@
 // localStorage / sessionStorage including a full storage.
 import assert from "node:assert/strict"
 import { after, before, describe, it } from "node:test"
-import { openBrowser, startDemoServer } from "./browser.mjs"
+import { inPage, openBrowser, startDemoServer } from "./browser.mjs"
 
 describe("IndexedDB and Web Storage stores in the browser", () => {
   let server, browser, pageA, pageB
@@ -23,15 +23,6 @@ describe("IndexedDB and Web Storage stores in the browser", () => {
     server?.child.kill()
   })
 
-  /** Runs `body(module, arg)` in `page` with the package imported; resolves to its result. */
-  const inPage = (page, body, arg) =>
-    page.evaluate(
-      async ([source, arg]) => {
-        const module = await import("/pkg/index.js")
-        return new Function("m", "arg", `return (${source})(m, arg)`)(module, arg)
-      },
-      [body.toString(), arg],
-    )
 
   it("keeps a transcript across a reload", async () => {
     const saved = await inPage(pageA, async (m) => {

@@ -4,17 +4,8 @@
 // was saved before still there.
 import assert from "node:assert/strict"
 import { describe, it } from "node:test"
-import { onDemoPage } from "./browser.mjs"
+import { inPage, onDemoPage } from "./browser.mjs"
 
-/** Runs `body(module, arg)` in the page with the package imported; resolves to its result. */
-const inPage = (page, body, arg) =>
-  page.evaluate(
-    async ([source, arg]) => {
-      const module = await import("/pkg/index.js")
-      return new Function("m", "arg", `return (${source})(m, arg)`)(module, arg)
-    },
-    [body.toString(), arg],
-  )
 
 /** What a rejected promise carried: `{code, message}`, or "resolved". */
 const failure = async (promise) => promise.then(() => "resolved", (e) => ({ code: e.code, message: e.message }))

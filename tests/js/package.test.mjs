@@ -211,7 +211,7 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.deepEqual(r.names, ["get_weather"])
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
   assert.deepEqual(r.missing, [
-    "FileTaskStore", "InMemoryTaskStore", "IndexedDbFileSystem", "McpServer", "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
+    "FileTaskStore", "InMemoryTaskStore", "IndexedDbFileSystem", "IndexedDbTaskStore", "McpServer", "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
     "agent", "agentTools", "answerToElicitResult", "argsObject", "argsString", "audio", "buildAgentCard", "buildMcpServer", "builtinsEnabled", "contentText", "createBuiltinTools",
     "elicitationToRequest", "expandEnvHeaders", "exposedMcpTools", "file", "finishReasonFor", "hasSystemMessage", "image", "listMcpTools",
     "listSkills", "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic",

@@ -1,7 +1,7 @@
 // Type tests of serving a toolkit (SPEC §7B, §7C): handler, serve, buildMcpServer,
 // exposedMcpTools, the A2A profile, its task stores and buildAgentCard.
 import {
-  buildAgentCard, buildMcpServer, createClient, createToolkit, defineTool, exposedMcpTools, FileTaskStore, InMemoryTaskStore, McpServer, resolveStore,
+  buildAgentCard, buildMcpServer, createClient, createToolkit, defineTool, exposedMcpTools, FileTaskStore, IndexedDbTaskStore, InMemoryTaskStore, McpServer, resolveStore,
   type A2AConfig, type A2ATask, type AgentCard, type HandlerOptions, type MCPServeConfig, type OnCallEvent, type OnTaskEvent, type ServeHandle, type TaskStore,
 } from "toolnexus-wasm"
 import * as lean from "toolnexus-wasm/core"
@@ -44,6 +44,19 @@ async function serving(): Promise<void> {
   // @ts-expect-error a store has get and save
   toolkit.handler({ client, a2a: { store: { get: async () => undefined } } })
   void [both, task, endpoint]
+
+  // The browser's task store, the body cap and the lease.
+  const idb = new IndexedDbTaskStore("desk", null)
+  const dbName: string = idb.dbName
+  idb.close()
+  const scaled: A2AConfig = { store: idb, maxBodyBytes: 65536, lease: 30000, owner: "worker-a" }
+  const fromSelector: TaskStore = resolveStore("indexeddb:desk")
+  const leasedTask: A2ATask = { id: "t2", status: { state: "working" }, lease: { owner: "worker-a", expiresAt: "2026-12-04T00:00:00.000Z" } }
+  // @ts-expect-error maxBodyBytes is a number of bytes
+  toolkit.handler({ client, a2a: { maxBodyBytes: "1mb" } })
+  // @ts-expect-error a lease names its owner
+  const noOwner: A2ATask = { id: "t3", status: { state: "working" }, lease: { expiresAt: "x" } }
+  void [dbName, scaled, fromSelector, leasedTask, noOwner]
 
   const leanKit = await lean.createToolkit({})
   // The lean build declares them (and refuses them at run time).

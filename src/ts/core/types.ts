@@ -447,6 +447,12 @@ export interface A2ATask {
   contextId?: string
   status: { state: "submitted" | "working" | "completed" | "failed" | "input-required" | (string & {}); message?: A2AMessage }
   artifacts?: { artifactId?: string; parts: A2ATextPart[] }[]
+  /**
+   * Who runs an unfinished task and until when (see {@link A2AConfig.lease}); `lapsed` once
+   * another process failed the task because the lease expired. Kept in the store, never on the
+   * wire.
+   */
+  lease?: { owner: string; expiresAt: string; lapsed?: boolean }
 }
 
 /** Where served A2A tasks are kept: every task read and write goes through it. */
@@ -474,8 +480,22 @@ export interface A2AConfig {
   url?: string
   /** The skill names to advertise; absent advertises every skill (never raw tools). */
   skills?: string[]
-  /** `"memory"` (default), `"file:<dir>"`, or a {@link TaskStore}. */
+  /** `"memory"` (default), `"file:<dir>"`, `"indexeddb[:<database>]"`, or a {@link TaskStore}. */
   store?: TaskStore | "memory" | (string & {})
+  /**
+   * The largest JSON-RPC request body accepted, in bytes (default 1048576, 1 MiB). A larger
+   * body is refused with HTTP 413 and JSON-RPC `-32600` after at most this much of it is read.
+   */
+  maxBodyBytes?: number
+  /**
+   * The lease of an unfinished task, in ms (default 30000; 0: no lease). A `submitted` or
+   * `working` task records its owner and an expiry, renewed every third of the lease while it
+   * runs; a `GetTask` that finds the lease expired (the owner process died) saves and answers
+   * the task `failed`, the reason naming the owner. Set it far above any pause of a live process.
+   */
+  lease?: number
+  /** This process's name in a task's lease (default `pid-<pid>-<random>`, or `agent-<random>` without a pid). */
+  owner?: string
 }
 
 /** What `onTask` receives when a task ends. */
