@@ -353,7 +353,7 @@ fn a_suspended_turn_is_not_judged_and_its_resume_is() {
 
 #[test]
 fn a_verifier_that_fails_is_an_error_result_and_the_runtime_keeps_serving() {
-    let verify = Recorder::new(|_| Err("verifier exploded".into()));
+    let verify = Recorder::new(|_| Err("threw: verifier exploded".into()));
     let models = Models::new(vec![("m-w", fixer())]);
     let bed = Bed::new(
         vec![
@@ -421,25 +421,26 @@ fn an_interrupt_while_the_verifier_is_out_ends_the_turn_and_the_clock_bounds_it(
     );
 }
 
+/// A handle of an agent whose verifier always fails (5 attempts allowed) under `budget`.
+fn never_verified(budget: Budget) -> (Bed, Handle) {
+    let red: Rc<dyn Verify> = Recorder::new(|_| Ok(Verdict::fail("red")));
+    let models = Models::new(vec![("m-w", fixer())]);
+    let def = AgentDef {
+        budget,
+        ..gated("w", "m-w", &[], red, 5)
+    };
+    let bed = Bed::new(vec![def], &[], models, |_| {});
+    let w = spawn(&bed, bed.rt.root(), "w");
+    (bed, w)
+}
+
 #[test]
 fn every_attempt_is_spent_from_the_budgets_and_a_spent_budget_stops_the_re_asks() {
-    let red = || -> Rc<dyn Verify> { Recorder::new(|_| Ok(Verdict::fail("red"))) };
     // 40 tokens a reply: 40, 80 (< 100, ask again), 120 (exhausted: no fourth ask).
-    let tokens = Budget {
+    let (bed, w) = never_verified(Budget {
         max_tokens: Some(100.0),
         ..Budget::default()
-    };
-    let models = Models::new(vec![("m-w", fixer())]);
-    let bed = Bed::new(
-        vec![AgentDef {
-            budget: tokens,
-            ..gated("w", "m-w", &[], red(), 5)
-        }],
-        &[],
-        models,
-        |_| {},
-    );
-    let w = spawn(&bed, bed.rt.root(), "w");
+    });
     let r = run(&bed, w, "go");
     assert_eq!(
         (r.status, r.limit.as_deref()),
@@ -458,21 +459,10 @@ fn every_attempt_is_spent_from_the_budgets_and_a_spent_budget_stops_the_re_asks(
     assert_eq!(bed.models.bodies.borrow().len(), 3);
 
     // The lifetime turn cap: two model calls, then no re-ask.
-    let turns = Budget {
+    let (bed, w) = never_verified(Budget {
         max_turns: Some(2.0),
         ..Budget::default()
-    };
-    let models = Models::new(vec![("m-w", fixer())]);
-    let bed = Bed::new(
-        vec![AgentDef {
-            budget: turns,
-            ..gated("w", "m-w", &[], red(), 5)
-        }],
-        &[],
-        models,
-        |_| {},
-    );
-    let w = spawn(&bed, bed.rt.root(), "w");
+    });
     let r = run(&bed, w, "go");
     assert_eq!(
         (r.status, r.limit.as_deref(), r.text.as_str()),

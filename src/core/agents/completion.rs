@@ -47,7 +47,8 @@ impl Verdict {
 
 /// The host's verifier: judges a run that ended `done`, its `tool_calls` those of every attempt
 /// of the turn so far (a re-ask cannot escape by dropping its plan). `Err` is the verifier's own
-/// failure (a JS throw or rejection): the turn ends as an `error` result saying so.
+/// failure (a JS throw or rejection), worded to follow `completion.verify ` (`threw: boom`): the
+/// turn ends as an `error` result with that text.
 ///
 /// A closure `Fn(&RunResult) -> Result<Verdict, String>` is one.
 pub trait Verify {
@@ -143,7 +144,7 @@ impl Attempts {
         run.tool_calls = self.calls.clone();
         run.tool_call_count = run.tool_calls.len();
         run.turns = self.turns;
-        run.usage = self.usage.clone();
+        run.usage = self.usage;
         run.save_error = self.save_error.clone();
         run
     }

@@ -118,7 +118,7 @@ impl AgentRuntime {
         };
         match select(verdict, select(fired, late)).await {
             Either::Left((Ok(verdict), _)) => Ok(verdict),
-            Either::Left((Err(why), _)) => Err(format!("completion.verify threw: {why}")),
+            Either::Left((Err(why), _)) => Err(format!("completion.verify {why}")),
             Either::Right(_) if abort.is_aborted() => Err(abort.reason()),
             Either::Right(_) => Err("maxWallMs".into()),
         }
