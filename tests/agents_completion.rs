@@ -25,10 +25,13 @@ use toolnexus::json;
 
 const RETRY: &str = "did not verify";
 
+/// How a test verifier judges.
+type Judge = Box<dyn Fn(&RunResult) -> Result<Verdict, String>>;
+
 /// A verifier that records what it judged and answers with `judge`.
 struct Recorder {
     seen: RefCell<Vec<RunResult>>,
-    judge: Box<dyn Fn(&RunResult) -> Result<Verdict, String>>,
+    judge: Judge,
 }
 
 impl Recorder {

@@ -88,7 +88,7 @@ test("allTodosDone on a runtime agent re-asks with the open items until the plan
   // The re-ask continues the handle's conversation.
   assert.ok(stub.requests[2].body.messages.some((m) => m.content === "I think I am finished"))
   assert.equal(runtime.inspect(h).turns, 4)
-  assert.ok(runtime.trace().includes("root/planner.1: running→idle (done, turns=4, tokens=160)"))
+  assert.ok(runtime.trace.includes("root/planner.1: running→idle (done, turns=4, tokens=160)"))
 })
 
 test("an unverifiable turn ends incomplete with limit completion and the reference's text", async () => {
@@ -97,7 +97,7 @@ test("an unverifiable turn ends incomplete with limit completion and the referen
   const { runtime, result } = await runOnce({ w: { does: "x", model: "m-fix", completion: { verify, maxAttempts: 2 } } }, "w", "go")
   assert.deepEqual({ ...result }, { text: "completion.verify failed 2×: always red", isError: true, status: "incomplete", turns: 2, totalTokens: 80, limit: "completion" })
   assert.equal(stub.requests.length, 2, "bounded by maxAttempts")
-  assert.ok(runtime.trace().includes("root/w.1: running→idle (incomplete: completion)"))
+  assert.ok(runtime.trace.includes("root/w.1: running→idle (incomplete: completion)"))
   // A verdict without a reason is "unspecified".
   stub.respond(model)
   const quiet = await runOnce({ w: { does: "x", model: "m-fix", completion: { verify: () => ({ ok: false }), maxAttempts: 1 } } }, "w", "go")
@@ -153,7 +153,7 @@ test("a verifier that throws, rejects or answers nonsense is an error result; th
     const { runtime, h, result } = await runOnce(registry, "w", "go")
     assert.deepEqual([result.status, result.text, result.isError, result.turns], ["error", text, true, 1])
     assert.equal(h.state, "idle")
-    assert.ok(runtime.trace().includes(`root/w.1: running→idle (error: ${text})`))
+    assert.ok(runtime.trace.includes(`root/w.1: running→idle (error: ${text})`))
     // The same handle and a sibling still run.
     const p = runtime.spawn(runtime.root, "plain")
     runtime.wake(p, "again")
@@ -185,8 +185,8 @@ test("agents.agent(name, {completion}) is gated through .run, as a team member a
   const red = agent("fixer", { does: "fixes things", model: "m-fix", completion: { verify: () => ({ ok: false, reason: "tests fail" }), maxAttempts: 2 } })
   const redLead = agent("lead", { does: "delegates", model: "m-lead", team: [red] })
   const redRun = await redLead.run("ship", { llm })
-  assert.equal(redRun.text, "lead saw: completion.verify failed 2×: tests fail")
-  assert.ok(redRun.runtime.trace().includes("root/lead.1/fixer.1: running→idle (incomplete: completion)"))
+  assert.equal(redRun.text, "lead saw: [incomplete] completion.verify failed 2×: tests fail")
+  assert.ok(redRun.runtime.trace.includes("root/lead.1/fixer.1: running→idle (incomplete: completion)"))
 
   // .asTool in a classic client run.
   stub.respond(model)
