@@ -161,6 +161,28 @@ test("a verifier that throws, rejects or answers nonsense is an error result; th
   }
 })
 
+test("a verdict that never comes: interrupt ends the turn, the handle is idle and closes cleanly", async () => {
+  stub.respond(model)
+  let asked
+  const judging = new Promise((resolve) => (asked = resolve))
+  const verify = () => {
+    asked()
+    return new Promise(() => {}) // never settles
+  }
+  const runtime = new AgentRuntime({ llm, registry: { w: { does: "x", model: "m-fix", completion: { verify, maxAttempts: 2 } } } })
+  const h = runtime.spawn(runtime.root, "w")
+  runtime.wake(h, "go")
+  const waiting = runtime.wait(h)
+  await judging
+  assert.equal(h.state, "running", "the verdict is awaited")
+  runtime.interrupt(h)
+  const r = await waiting
+  assert.deepEqual([r.status, h.state], ["interrupted", "idle"])
+  assert.ok(runtime.trace.includes("root/w.1: running→idle (interrupted; inbox intact)"))
+  await runtime.close(runtime.root)
+  assert.equal(h.state, "closed")
+})
+
 test("agents.agent(name, {completion}) is gated through .run, as a team member and through .asTool", async () => {
   // .run
   stub.respond(model)
