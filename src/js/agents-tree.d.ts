@@ -71,7 +71,15 @@ export interface AgentDef {
   hooks?: Hooks
   /** §8 metric sink of its client; set, it replaces the runtime's `onMetric` for it. */
   onMetric?: (event: MetricEvent) => void
-  /** A completion gate: not supported on a runtime agent yet (`unsupported`); `agent(...).loop()` runs one. */
+  /**
+   * The completion gate each turn of its handles runs through, a delegated child's too: a `done`
+   * run is judged by `verify` (given the `RunResult`, its `toolCalls` those of every attempt of
+   * the turn); a failed verdict asks again on the same conversation with the reason; after
+   * `maxAttempts` runs the turn ends `status: "incomplete"`, `limit: "completion"`, text
+   * `completion.verify failed N×: <reason>`. A suspended turn is not judged; every attempt is
+   * spent from the budgets; a `verify` that throws ends the turn as an `error` result.
+   * `maxAttempts` (a whole number ≥ 1) and `verify` are required (`invalid_options`).
+   */
   completion?: Completion
 }
 
@@ -249,7 +257,7 @@ export interface AgentSpec {
   onMetric?: AgentDef["onMetric"]
   /** Policy checks on its tool calls, compiled into `hooks.beforeTool`, first deny wins. */
   guardrails?: Guardrail[]
-  /** Its completion gate (run by {@link Agent.loop}; a runtime refuses it as `unsupported` for now). */
+  /** Its completion gate: every turn of its runs (`run`, `asTool`, as a team member) and {@link Agent.loop} go through it. */
   completion?: Completion
 }
 

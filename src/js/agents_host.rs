@@ -1,15 +1,19 @@
 //! The agent runtime's host seams in the page: background turns as `spawn_local` tasks, a
 //! JavaScript clock object (`{now(), setTimeout(fn, ms) → cancel}`, the reference's `Clock`)
-//! as the core's [`Clock`], and a definition's `onSpawn` / `onClose` as the core's callbacks.
+//! as the core's [`Clock`], a definition's `onSpawn` / `onClose` as the core's callbacks, and
+//! its `completion.verify` as the core's [`Verify`].
 
 use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error_text, get, record_to_js};
+use super::convert::{error_text, get, js_string, record_to_js, type_name};
 use super::promise::{resolver, settle, Guarded};
+use super::run_result::run_result;
+use crate::core::agents::completion::{Verdict, Verify};
 use crate::core::agents::data::{CloseReason, HandleView};
 use crate::core::agents::registry::{OnClose, OnSpawn};
+use crate::core::client::result::RunResult;
 use crate::core::host::{Clock, LocalBoxFuture, Spawn};
 
 fn warn(message: &str) {
@@ -143,4 +147,43 @@ pub fn on_close(f: Function) -> OnClose {
             }
         })
     })
+}
+
+/// `completion.verify(result) → {ok, reason?}` (or a Promise of it), handed the turn's result
+/// as the `RunResult` object `client.run` resolves to, its `toolCalls` those of every attempt.
+/// A throw or a rejection (`completion.verify threw: <message>`) or a verdict that is not an
+/// object (`completion.verify returned undefined, not a verdict {ok, reason?}`) ends the turn as
+/// an `error` result.
+///
+/// ```js
+/// registry.writer.completion = { verify: agents.allTodosDone, maxAttempts: 3 }
+/// ```
+pub struct JsVerify(pub Function);
+
+impl Verify for JsVerify {
+    fn verify(&self, result: &RunResult) -> LocalBoxFuture<'static, Result<Verdict, String>> {
+        let called = self.0.call1(&JsValue::UNDEFINED, &run_result(result, None));
+        Box::pin(async move {
+            let verdict = match called {
+                Ok(returned) => settle(returned).await,
+                Err(thrown) => Err(thrown),
+            }
+            .map_err(|thrown| format!("threw: {}", error_text(&thrown)))?;
+            if !verdict.is_object() {
+                return Err(format!(
+                    "returned {}, not a verdict {{ok, reason?}}",
+                    type_name(&verdict)
+                ));
+            }
+            let reason = get(&verdict, "reason");
+            Ok(Verdict {
+                ok: get(&verdict, "ok").is_truthy(),
+                reason: if reason.is_undefined() || reason.is_null() {
+                    None
+                } else {
+                    Some(reason.as_string().unwrap_or_else(|| js_string(&reason)))
+                },
+            })
+        })
+    }
 }

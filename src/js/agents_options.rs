@@ -8,7 +8,7 @@ use js_sys::{Array, Function, Object};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::agents_host::{on_close, on_spawn, JsAgentClock, LocalSpawn};
+use super::agents_host::{on_close, on_spawn, JsAgentClock, JsVerify, LocalSpawn};
 use super::callbacks::{JsHooks, JsMetricSink, JsStore, JsWaitFor};
 use super::client_options::{function_field, string_field};
 use super::convert::{described, get, js_error, type_name};
@@ -16,12 +16,14 @@ use super::host::JsClock;
 use super::http::FetchHttp;
 use super::tool::tool_from_js;
 use crate::core::agents::budget::Budget;
+use crate::core::agents::completion::Completion;
 use crate::core::agents::registry::{AgentDef, Registry};
 use crate::core::agents::runtime::{LlmSettings, RuntimeOptions};
 use crate::core::client::config::Style;
 use crate::core::client::hooks::{Hooks, WaitFor};
 use crate::core::client::telemetry::MetricSink;
 use crate::core::host::{Clock, Http};
+use crate::core::jsfmt::number;
 use crate::core::tool::SharedTool;
 
 const WHAT: &str = "AgentRuntime";
@@ -94,6 +96,44 @@ fn metric_field(value: JsValue, key: &str) -> Result<Option<Rc<dyn MetricSink>>,
     Ok(function_field(value, key, WHAT)?.map(|f| Rc::new(JsMetricSink(f)) as Rc<dyn MetricSink>))
 }
 
+/// `completion: {verify, maxAttempts}`: `maxAttempts` a whole number of at least 1 (never
+/// defaulted: an unbounded gate is a bill without end), `verify` a function.
+///
+/// ```js
+/// new agents.AgentRuntime({ registry: { w: { does: "x", completion: { verify: agents.allTodosDone } } } })
+/// // throws invalid_options "AgentRuntime: registry[\"w\"].completion.maxAttempts must be an integer >= 1, got undefined"
+/// // (and without verify: "….completion.verify must be a function, got undefined")
+/// ```
+fn completion(value: JsValue, at: &str) -> Result<Option<Completion>, JsValue> {
+    if absent(&value) {
+        return Ok(None);
+    }
+    if !value.is_object() {
+        return Err(invalid(format!(
+            "{at} must be an object {{verify, maxAttempts}}, got {}",
+            type_name(&value)
+        )));
+    }
+    let max = get(&value, "maxAttempts");
+    let attempts = match max.as_f64() {
+        Some(n) if n.fract() == 0.0 && (1.0..=f64::from(u32::MAX)).contains(&n) => n as u32,
+        _ => {
+            return Err(invalid(format!(
+                "{at}.maxAttempts must be an integer >= 1, got {}",
+                max.as_f64().map_or_else(|| type_name(&max), number)
+            )))
+        }
+    };
+    let verify = get(&value, "verify");
+    let Ok(verify) = verify.clone().dyn_into::<Function>() else {
+        return Err(invalid(format!(
+            "{at}.verify must be a function, got {}",
+            type_name(&verify)
+        )));
+    };
+    Ok(Some(Completion::new(Rc::new(JsVerify(verify)), attempts)))
+}
+
 /// The tools every definition names, each JavaScript object once: two different tools of one
 /// name would make a definition's view ambiguous, so they are refused.
 #[derive(Default)]
@@ -159,12 +199,6 @@ fn definition(key: String, def: &JsValue, tools: &mut Tools) -> Result<AgentDef,
         }
     }
     let does = text("does")?.ok_or_else(|| invalid(format!("{at}.does is required (a string)")))?;
-    if !absent(&get(def, "completion")) {
-        return Err(js_error(
-            "unsupported",
-            &format!("{WHAT}: {at}.completion: a completion gate on a runtime agent is not supported yet (use agent(...).loop())"),
-        ));
-    }
     let mut names = Vec::new();
     let listed = get(def, "tools");
     if !absent(&listed) {
@@ -193,6 +227,7 @@ fn definition(key: String, def: &JsValue, tools: &mut Tools) -> Result<AgentDef,
         on_close: func("onClose")?.map(on_close),
         hooks: hooks_field(get(def, "hooks"), &format!("{at}.hooks"))?,
         on_metric: metric_field(get(def, "onMetric"), &format!("{at}.onMetric"))?,
+        completion: completion(get(def, "completion"), &format!("{at}.completion"))?,
         ..AgentDef::new(key, "")
     })
 }

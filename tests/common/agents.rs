@@ -135,6 +135,8 @@ pub enum When {
     ToolMsgContains(String),
     /// No tool message contains the text.
     NoToolMsgContains(String),
+    /// The last user message contains the text.
+    LastUserContains(String),
 }
 
 /// What a rule answers.
@@ -205,6 +207,13 @@ impl Models {
             .filter(|m| m["role"] == json!("tool"))
             .map(|m| m["content"].as_str().unwrap_or_default().to_owned())
             .collect();
+        let last_user = messages
+            .iter()
+            .rev()
+            .find(|m| m["role"] == json!("user"))
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default()
+            .to_owned();
         let scripts = self.scripts.borrow();
         let rules = &scripts
             .iter()
@@ -219,6 +228,7 @@ impl Models {
                 When::ToolMsgsAtLeast(n) => tools.len() >= n,
                 When::ToolMsgContains(ref t) => tools.iter().any(|m| m.contains(t.as_str())),
                 When::NoToolMsgContains(ref t) => !tools.iter().any(|m| m.contains(t.as_str())),
+                When::LastUserContains(ref t) => last_user.contains(t.as_str()),
             })
             .ok_or_else(|| format!("no rule of {model} for {} tool messages", tools.len()))?
             .clone();
@@ -235,13 +245,6 @@ impl Models {
                 openai_calls(&list, Some((30, 10)))
             }
             Answer::Text(template) => {
-                let last_user = messages
-                    .iter()
-                    .rev()
-                    .find(|m| m["role"] == json!("user"))
-                    .and_then(|m| m["content"].as_str())
-                    .unwrap_or_default()
-                    .to_owned();
                 let numbered = last_user
                     .lines()
                     .filter(|l| {

@@ -12,6 +12,8 @@ mod resume_support;
 
 #[path = "../a2a_outbound.rs"]
 mod a2a_outbound;
+#[path = "../agents_completion.rs"]
+mod agents_completion;
 #[path = "../agents_conformance.rs"]
 mod agents_conformance;
 #[path = "../agents_escalation.rs"]

@@ -77,7 +77,12 @@ async function runtimes(lookup: import("toolnexus-wasm").Tool, store: import("to
   const registry: Record<string, agents.AgentDef> = {
     explore: { does: "read-only research", tools: [lookup], budget: { maxTokens: 500 }, onSpawn: (h) => void h.id, onClose: async (h, reason) => void [h.state, reason] },
     lead: { does: "delegates", team: ["explore"], waitFor: async (request) => ({ id: request.id, ok: true }), onMetric: (e) => void e.event },
+    // The completion gate on a runtime agent: the built-in verifier, or any (async) judge of the RunResult.
+    writer: { does: "writes", completion: { verify: agents.allTodosDone, maxAttempts: 3 } },
+    tester: { does: "tests", completion: { verify: async (r) => ({ ok: r.toolCalls.length > 0, reason: "no tests ran" }), maxAttempts: 2 } },
   }
+  // @ts-expect-error: maxAttempts is required
+  void ({ does: "x", completion: { verify: agents.allTodosDone } } satisfies agents.AgentDef)
   const rt = new agents.AgentRuntime({ registry, llm: { baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m" }, clock, store, inboxCap: 4, maxConcurrentTurns: 2, shutdownMs: 100, hooks: {} })
   const spawned = rt.spawn(rt.root, "lead", { maxTurns: 3 })
   if (agents.isVerbError(spawned)) {
@@ -113,7 +118,7 @@ void runtimes
 
 async function level1(lookup: import("toolnexus-wasm").Tool) {
   const explore = agents.agent("explore", { does: "read-only research", uses: { tools: [lookup] }, model: "m" })
-  const coder: agents.Agent = agents.agent("coder", { does: "implements", team: [explore], budget: { maxTokens: 10_000 }, guardrails: [() => "allow"] })
+  const coder: agents.Agent = agents.agent("coder", { does: "implements", team: [explore], budget: { maxTokens: 10_000 }, guardrails: [() => "allow"], completion: { verify: agents.allTodosDone, maxAttempts: 2 } })
   const registry: Record<string, agents.AgentDef> = coder.registry()
   const out: agents.AgentRunResult = await coder.run("fix it", { llm: { model: "m" } })
   const rt: agents.AgentRuntime = out.runtime

@@ -15,6 +15,7 @@
 //! | `interpreter` | a handle's `waitFor`: nearest interpreter wins, one hop at a time |
 //! | `admission` | a wake's admission, slot transfer, the live budget walk |
 //! | `turn` | one turn: the handle's client, its run, the outcome recorded |
+//! | [`completion`] | the completion gate a turn runs through: the host's verifier, the re-asks |
 //! | [`task`] | the `task` tool: delegation to a team member |
 //! | [`as_tool`] | an agent as a `Tool` (`source: "agent"`) and a one-shot run |
 //! | [`inbox`] | the coalesced drain of the unsolicited rail |
@@ -26,6 +27,7 @@ mod admission;
 pub mod as_tool;
 pub mod budget;
 pub mod close;
+pub mod completion;
 pub mod data;
 pub mod durable;
 pub mod gate;

@@ -6,6 +6,7 @@
 use std::rc::Rc;
 
 use super::budget::Budget;
+use super::completion::Completion;
 use super::data::{CloseReason, HandleView};
 use crate::core::client::hooks::{Hooks, WaitFor};
 use crate::core::client::telemetry::MetricSink;
@@ -52,6 +53,8 @@ pub struct AgentDef {
     pub hooks: Option<Rc<dyn Hooks>>,
     /// §8 metric sink for its client: set, it replaces the runtime's for this agent.
     pub on_metric: Option<Rc<dyn MetricSink>>,
+    /// The completion gate every turn of its handles runs through, delegated ones included.
+    pub completion: Option<Completion>,
 }
 
 impl AgentDef {
@@ -106,7 +109,7 @@ pub enum RegistryError {
     /// The team graph has a cycle.
     #[error("team cycle: {0}")]
     Cycle(String),
-    /// A budget field is not a positive number.
+    /// A budget field is not a positive number, or the completion gate allows no attempt.
     #[error("agent \"{agent}\": {problem}")]
     Budget {
         /// The agent.
@@ -148,6 +151,12 @@ impl Registry {
                     agent: def.name.clone(),
                     problem,
                 })?;
+            if let Some(gate) = &def.completion {
+                gate.check().map_err(|problem| RegistryError::Budget {
+                    agent: def.name.clone(),
+                    problem,
+                })?;
+            }
             let mut resolved = Vec::with_capacity(def.tools.len());
             for name in &def.tools {
                 let tool = tools

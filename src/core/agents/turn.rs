@@ -6,6 +6,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use futures_util::future::{select, Either};
+
+use super::admission::{pool_limit, turn_cap};
+use super::completion::{exhausted_text, retry_prompt, stopped, Attempts, Completion, Verdict};
 use super::data::{HaltedCall, HandleState, RecordedCall, TaskResult, TaskStatus};
 use super::interpreter::Interpreter;
 use super::node::{Checkpoint, OneShot};
@@ -18,6 +22,7 @@ use crate::core::client::hooks::{Hooks, NoHooks};
 use crate::core::client::result::{RunResult, Status, ToolCallRecord};
 use crate::core::client::run::{Client, RunInput};
 use crate::core::client::telemetry::Telemetry;
+use crate::core::host::{Cancel, LocalBoxFuture, Signal};
 use crate::core::json::value::Value;
 use crate::core::message::Message;
 use crate::core::tool::SharedTool;
@@ -37,7 +42,9 @@ impl AgentRuntime {
         self.settle(h, result);
     }
 
-    /// The client run itself, with the stored transcript before it (for a rewind).
+    /// The turn's runs with the stored transcript before them (for a rewind): one `ask`, or,
+    /// under the agent's completion gate, as many as it takes. Each run is spent from the
+    /// budgets as it ends; a re-ask is made only while none of them is exhausted.
     async fn run_turn(
         &self,
         h: Handle,
@@ -47,19 +54,118 @@ impl AgentRuntime {
         let id = self.id(h);
         let store = self.0.store.clone();
         let pre_turn = store.get(&id).await?.unwrap_or_default();
-        let (one_shot, replay) = {
+        let (one_shot, replay, gate) = {
             let mut tree = self.0.tree.borrow_mut();
             let node = &mut tree[h.0];
-            (node.one_shot.take(), std::mem::take(&mut node.replay))
+            let gate = node.agent.def.completion.clone();
+            (node.one_shot.take(), std::mem::take(&mut node.replay), gate)
         };
-        let (client, toolkit) = self.client_for(h, one_shot, replay);
-        let mut run = RunInput::new(toolkit, input.into());
-        run.signal = Some(Rc::new(AbortHandle(abort.clone())));
-        let result = client
-            .ask(store, id, run)
-            .await
-            .map_err(|e| e.to_string())?;
-        Ok((pre_turn, result))
+        let (mut client, toolkit) = self.client_for(h, one_shot, replay);
+        let signal: Signal = Rc::new(AbortHandle(abort.clone()));
+        let mut attempts = Attempts::default();
+        let mut prompt = input.to_owned();
+        let mut attempt = 1;
+        loop {
+            let mut run = RunInput::new(toolkit.clone(), prompt.as_str().into());
+            run.signal = Some(signal.clone());
+            let result = client
+                .ask(store.clone(), id.clone(), run)
+                .await
+                .map_err(|e| e.to_string())?;
+            self.spend(h, &result);
+            let Some(gate) = &gate else {
+                return Ok((pre_turn, result));
+            };
+            let judged = attempts.add(result);
+            // A run that stopped on its own (a suspension, a limit) is not judged.
+            if judged.status != Status::Done {
+                return Ok((pre_turn, judged));
+            }
+            let verdict = self.judge(h, gate, &judged, abort).await?;
+            if verdict.ok {
+                return Ok((pre_turn, judged));
+            }
+            let reason = verdict.reason.unwrap_or_else(|| "unspecified".into());
+            if attempt >= gate.max_attempts {
+                let text = exhausted_text(gate.max_attempts, &reason);
+                return Ok((pre_turn, stopped(judged, "completion", text)));
+            }
+            if let Some(limit) = self.live_limit(h) {
+                return Ok((pre_turn, stopped(judged, limit, String::new())));
+            }
+            attempt += 1;
+            prompt = retry_prompt(&reason);
+            // What is left of the turn cap and the deadline, as this re-ask starts.
+            client.config = Rc::new(self.config_for(h));
+        }
+    }
+
+    /// The gate's verdict on `judged`, raced against the turn's abort and the chain's
+    /// deadline (either one ends the turn as an interruption or a `maxWallMs` stop).
+    async fn judge(
+        &self,
+        h: Handle,
+        gate: &Completion,
+        judged: &RunResult,
+        abort: &Rc<TurnAbort>,
+    ) -> Result<Verdict, String> {
+        let verdict = gate.verify.verify(judged);
+        let fired = AbortHandle(abort.clone()).wait();
+        let deadline = self.0.tree.borrow()[h.0].deadline;
+        let late: LocalBoxFuture<'static, ()> = match deadline {
+            Some(d) => self.0.clock.sleep((d - self.0.clock.now_ms()).max(0.0)),
+            None => Box::pin(std::future::pending()),
+        };
+        match select(verdict, select(fired, late)).await {
+            Either::Left((Ok(verdict), _)) => Ok(verdict),
+            Either::Left((Err(why), _)) => Err(format!("completion.verify {why}")),
+            Either::Right(_) if abort.is_aborted() => Err(abort.reason()),
+            Either::Right(_) => Err("maxWallMs".into()),
+        }
+    }
+
+    /// One run's model calls, tokens and tool calls, on the handle and up its chain.
+    fn spend(&self, h: Handle, run: &RunResult) {
+        let (tokens, calls) = (run.usage.total_tokens, run.tool_call_count as u64);
+        let mut tree = self.0.tree.borrow_mut();
+        tree[h.0].turns_total += run.turns;
+        let mut at = Some(h.0);
+        while let Some(a) = at {
+            let node = &mut tree[a];
+            node.usage_total += tokens;
+            node.tool_calls_total += calls;
+            node.pools.spend(tokens, calls);
+            at = node.parent;
+        }
+    }
+
+    /// The first exhausted limit of the handle's live chain or its own turn cap.
+    fn live_limit(&self, h: Handle) -> Option<&'static str> {
+        let tree = self.0.tree.borrow();
+        pool_limit(&tree, h.0, self.0.clock.now_ms()).or_else(|| turn_cap(&tree[h.0]))
+    }
+
+    /// The handle's client settings now: the model, the soul, what is left of its turn cap
+    /// and of the chain's wall-clock deadline (which bounds the run itself, not only its
+    /// admission).
+    fn config_for(&self, h: Handle) -> ClientConfig {
+        let tree = self.0.tree.borrow();
+        let node = &tree[h.0];
+        let def = &node.agent.def;
+        let llm = &self.0.llm;
+        let model = match def.model.as_deref() {
+            None | Some("inherit") => llm.model.clone(),
+            Some(m) => m.to_owned(),
+        };
+        let mut config = ClientConfig::new(llm.style, llm.base_url.clone(), model);
+        config.api_key = llm.api_key.clone();
+        config.system_prompt = def.soul.clone();
+        if let Some(deadline) = node.deadline {
+            config.timeout_ms = Some((deadline - self.0.clock.now_ms()).max(0.0));
+        }
+        let left = node.caps.max_turns - f64::from(node.turns_total);
+        config.max_turns = if left >= 1.0 { left as u32 } else { 1 };
+        config
     }
 
     /// The handle's client and toolkit view. The def's `hooks` and `onMetric` each replace
@@ -70,6 +176,7 @@ impl AgentRuntime {
         one_shot: Option<OneShot>,
         replay: Vec<RecordedCall>,
     ) -> (Client, Rc<Toolkit>) {
+        let config = self.config_for(h);
         let tree = self.0.tree.borrow();
         let node = &tree[h.0];
         let def = &node.agent.def;
@@ -82,20 +189,6 @@ impl AgentRuntime {
             ..Sources::default()
         });
         toolkit.set_clock(self.0.clock.clone());
-        let llm = &self.0.llm;
-        let model = match def.model.as_deref() {
-            None | Some("inherit") => llm.model.clone(),
-            Some(m) => m.to_owned(),
-        };
-        let mut config = ClientConfig::new(llm.style, llm.base_url.clone(), model);
-        config.api_key = llm.api_key.clone();
-        config.system_prompt = def.soul.clone();
-        // The chain's wall-clock deadline bounds the run itself, not only its admission.
-        if let Some(deadline) = node.deadline {
-            config.timeout_ms = Some((deadline - self.0.clock.now_ms()).max(0.0));
-        }
-        let left = node.caps.max_turns - f64::from(node.turns_total);
-        config.max_turns = if left >= 1.0 { left as u32 } else { 1 };
         let hooks: Rc<dyn Hooks> = def
             .hooks
             .clone()
@@ -142,18 +235,6 @@ impl AgentRuntime {
             // The result stands; the store's failure is said, not swallowed.
             self.t(format!("{id}: transcript not saved: {why}"));
         }
-        {
-            let mut tree = self.0.tree.borrow_mut();
-            tree[h.0].turns_total += run.turns;
-            let mut at = Some(h.0);
-            while let Some(a) = at {
-                let node = &mut tree[a];
-                node.usage_total += tokens;
-                node.tool_calls_total += run.tool_call_count as u64;
-                node.pools.spend(tokens, run.tool_call_count as u64);
-                at = node.parent;
-            }
-        }
         let mut result = TaskResult {
             text: run.text,
             is_error: false,
@@ -192,7 +273,12 @@ impl AgentRuntime {
             (Status::Incomplete, _) => {
                 let limit = run.limit.unwrap_or_else(|| "maxTurns".to_owned());
                 self.to_idle(h, format!("{id}: running→idle (incomplete: {limit})"));
-                result.text = "hit maxTurns without a final answer".into();
+                // A completion stop carries its own reason; a budget stop is named.
+                result.text = match limit.as_str() {
+                    "completion" => std::mem::take(&mut result.text),
+                    "maxTurns" => "hit maxTurns without a final answer".into(),
+                    other => format!("budget exhausted ({other}); partial work preserved"),
+                };
                 result.is_error = true;
                 result.status = TaskStatus::Incomplete;
                 result.limit = Some(limit);
