@@ -362,6 +362,28 @@ export function backends({ errorText, idbFactory, storeError }) {
       }, "write")
     }
 
+    /** Moves a file: the new record and the old one's removal commit in one transaction. */
+    async rename(from, to) {
+      if (from === "/") throw fsError("EISDIR", "not a file: /")
+      if (to === "/") throw fsError("EISDIR", "not a file: /")
+      const above = ancestorsOf(to)
+      const [record, ...found] = await this.#records([from, ...above, to])
+      if (record === undefined) throw fsError("ENOENT", `no such file or directory: ${from}`)
+      if (record.kind !== "file") throw fsError("EISDIR", `not a file: ${from}`)
+      above.forEach((dir, i) => {
+        if (found[i]?.kind === "file") throw fsError("ENOTDIR", `not a directory: ${dir}`)
+      })
+      if (found.at(-1)?.kind === "dir") throw fsError("EISDIR", `not a file: ${to}`)
+      if (from === to) return
+      await this.#db.change((store) => {
+        above.forEach((dir, i) => {
+          if (found[i] === undefined) store.put({ kind: "dir", parent: parentOf(dir) }, dir)
+        })
+        store.put({ ...record, parent: parentOf(to) }, to)
+        store.delete(from)
+      }, "rename")
+    }
+
     async remove(path) {
       if ((await this.#record(path)) === undefined) throw fsError("ENOENT", `no such file or directory: ${path}`)
       await this.#db.change((store) => {
