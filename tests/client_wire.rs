@@ -380,7 +380,11 @@ fn without_metadata(message: &Value) -> Value {
 #[test]
 fn message_metadata_never_reaches_the_provider_in_either_style_and_the_transcript_keeps_it() {
     for style in BOTH {
-        let summary_role = if style == Style::OpenAi { "system" } else { "user" };
+        let summary_role = if style == Style::OpenAi {
+            "system"
+        } else {
+            "user"
+        };
         let noted = noted_summary(summary_role);
         let history = |summary: Value| vec![summary, json!({"role": "assistant", "content": "ok"})];
         let mut with = rig(style);
@@ -391,7 +395,11 @@ fn message_metadata_never_reaches_the_provider_in_either_style_and_the_transcrip
         let result = with.run("hi").unwrap();
         assert_eq!(result.messages[0], noted, "{style:?}");
         let sent = with.http.request(0);
-        assert_eq!(sent.text, one_text_run(&plain).text, "{style:?}: the same bytes");
+        assert_eq!(
+            sent.text,
+            one_text_run(&plain).text,
+            "{style:?}: the same bytes"
+        );
         assert!(!sent.text.contains("metadata"), "{style:?}: {}", sent.text);
     }
 }
@@ -409,14 +417,20 @@ fn message_metadata_is_gone_before_a_body_transform_sees_the_body() {
         sent.body["messages"][0],
         without_metadata(&noted_summary("system"))
     );
-    assert!(!r.hooks.body_transform_seen.borrow()[0].to_string().contains("metadata"));
+    assert!(!r.hooks.body_transform_seen.borrow()[0]
+        .to_string()
+        .contains("metadata"));
 }
 
 #[test]
 fn a_metadata_key_inside_content_is_sent_unchanged() {
     let mut r = rig(Style::OpenAi);
-    let nested = json!({"role": "user", "content": [{"type": "text", "text": "hi", "metadata": {"a": 1}}]});
-    r.history = vec![nested.clone(), json!({"role": "user", "content": "\"metadata\""})];
+    let nested =
+        json!({"role": "user", "content": [{"type": "text", "text": "hi", "metadata": {"a": 1}}]});
+    r.history = vec![
+        nested.clone(),
+        json!({"role": "user", "content": "\"metadata\""}),
+    ];
     let sent = one_text_run(&r);
     assert_eq!(sent.body["messages"][0], nested);
     assert_eq!(sent.body["messages"][1]["content"], "\"metadata\"");

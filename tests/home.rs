@@ -330,7 +330,9 @@ impl Fs for Faulty {
     fn write(&self, p: &str, text: &str) -> FsFuture<()> {
         if self.fail_at.as_deref() == Some(p) {
             let _ = self.inner.write_sync(p, &text[..text.len() / 2]);
-            return Box::pin(async { Err(FsError::Other("ENOSPC: no space left on device".into())) });
+            return Box::pin(async {
+                Err(FsError::Other("ENOSPC: no space left on device".into()))
+            });
         }
         self.inner.write(p, text)
     }
@@ -389,7 +391,9 @@ fn a_memory_write_that_fails_leaves_the_previous_file_whole() {
 fn a_memory_edit_moves_its_temporary_file_over_the_old_one_with_or_without_rename() {
     for renames in [true, false] {
         let inner = MemoryFs::new();
-        inner.write_sync("/h/MEMORY.md", "- Likes hiking\n").unwrap();
+        inner
+            .write_sync("/h/MEMORY.md", "- Likes hiking\n")
+            .unwrap();
         let fs: SharedFs = Rc::new(Faulty {
             inner: inner.clone(),
             fail_at: None,

@@ -227,12 +227,20 @@ export function backends({ errorText, idbFactory, storeError }) {
       return idbEvent(request, "success", ["error"], what)
     }
 
-    /** Runs `change(store)` in one readwrite transaction and waits for it to commit. */
+    /**
+     * Runs `change(store)` in one readwrite transaction and waits for it to commit; a change
+     * that throws partway aborts it, so none of its requests commit.
+     */
     async change(change, what) {
       const [tx, store] = await this.objectStore("readwrite")
       try {
         change(store)
       } catch (thrown) {
+        try {
+          tx.abort()
+        } catch {
+          // already finished: nothing was left to commit
+        }
         throw idbFailure(what, thrown)
       }
       await idbEvent(tx, "complete", ["error", "abort"], what)
