@@ -309,11 +309,12 @@ test("with no boundary after the first body message the whole body is summarized
   // first body message is never a boundary; with no later one the tail is empty.
   const one = [{ role: "system", content: "s" }, { role: "user", content: "x".repeat(900) }, { role: "assistant", content: "y".repeat(900) }]
   const out = await compactor({ maxTokens: 10, summarize })(event(one))
-  assert.deepEqual(out.messages, [one[0], { role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
+  const metadata = (older) => ({ compacted: { messages: older.length, tokens: estimateTokens(older) } })
+  assert.deepEqual(out.messages, [one[0], { role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages`, metadata: metadata(one.slice(1)) }])
   const headless = [{ role: "assistant", content: "y".repeat(900) }, { role: "tool", tool_call_id: "c", content: "z".repeat(900) }]
   const whole = await compactor({ maxTokens: 10, summarize })(event(headless))
   // No leading system prompt (an Anthropic transcript): the summary is a user turn.
-  assert.deepEqual(whole.messages, [{ role: "user", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
+  assert.deepEqual(whole.messages, [{ role: "user", content: `${SUMMARY_PREFIX}summarized 2 messages`, metadata: metadata(headless) }])
   // A lone system prompt over budget has no body: nothing to do.
   assert.equal(await compactor({ maxTokens: 10, summarize })(event([{ role: "system", content: "s".repeat(900) }])), undefined)
   assert.equal(await compactor({ maxTokens: 1, summarize })(event([])), undefined)
