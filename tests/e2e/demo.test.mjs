@@ -154,7 +154,8 @@ describe("the demo chat: compaction shows what it summarised", () => {
 
   it("a long enough chat is compacted: the marker says how many earlier messages the summary stands for", async () => {
     await page.click("#new-chat")
-    const prompts = ["What is 6 times 7?", "Roll 3 dice", "What time is it in Tokyo?", "What is 12 plus 30?", "Roll 2 dice", "What time is it in Paris?", "What is 9 minus 4?", "Roll 4 dice"]
+    const asks = ["What is 6 times 7?", "Roll 3 dice", "What time is it in Tokyo?", "What is 12 plus 30?", "Roll 2 dice", "What time is it in Paris?", "What is 9 minus 4?", "Roll 4 dice"]
+    const prompts = [...asks, ...asks, ...asks]
     let sent = 0
     while (sent < prompts.length && (await page.locator(".summary-marker").count()) === 0) await send(prompts[sent++])
     assert.ok(sent < prompts.length, "compaction happened before the prompts ran out")
