@@ -5,7 +5,7 @@
 import assert from "node:assert/strict"
 import { join } from "node:path"
 import { after, before, describe, it } from "node:test"
-import { openBrowser, shots, startDemoServer } from "./browser.mjs"
+import { onDemoPage, openBrowser, shots, startDemoServer } from "./browser.mjs"
 
 const TOOLS = ["transfer_money", "book_table", "connect_calendar", "ask_user", "calculator", "clock", "roll_dice"]
 
@@ -118,19 +118,12 @@ describe("the demo page: its Toolkit panel", () => {
 })
 
 describe("the demo chat: compaction shows what it summarised", () => {
-  let server, browser, page
+  const browser = onDemoPage(undefined, "/")
+  let page
 
   before(async () => {
-    server = await startDemoServer()
-    browser = await openBrowser()
     page = browser.page
-    await page.goto(server.url)
     await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 })
-  })
-
-  after(async () => {
-    await browser?.close()
-    server?.child.kill()
   })
 
   const idle = () => page.locator('body[data-state="idle"]').waitFor({ timeout: 15_000 })
