@@ -6,6 +6,7 @@ use crate::common;
 
 use common::agent::*;
 use common::http::*;
+use std::rc::Rc;
 use toolnexus::core::client::config::Style;
 use toolnexus::core::types::ToolResult;
 use toolnexus::{core::json::value::Value, json};
@@ -359,4 +360,78 @@ fn every_body_is_valid_json_text() {
         let parsed: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(parsed.to_string(), text);
     }
+}
+
+/// A compaction summary as a transcript keeps it: the host's `metadata` on the message.
+fn noted_summary(role: &str) -> Value {
+    json!({
+        "role": role,
+        "content": "[Summary of earlier conversation]\nthey said hello",
+        "metadata": {"compacted": {"messages": 12, "tokens": 3400}}
+    })
+}
+
+fn without_metadata(message: &Value) -> Value {
+    let mut plain = message.clone();
+    plain.as_object_mut().unwrap().shift_remove("metadata");
+    plain
+}
+
+#[test]
+fn message_metadata_never_reaches_the_provider_in_either_style_and_the_transcript_keeps_it() {
+    for style in BOTH {
+        let summary_role = if style == Style::OpenAi {
+            "system"
+        } else {
+            "user"
+        };
+        let noted = noted_summary(summary_role);
+        let history = |summary: Value| vec![summary, json!({"role": "assistant", "content": "ok"})];
+        let mut with = rig(style);
+        with.history = history(noted.clone());
+        let mut plain = rig(style);
+        plain.history = history(without_metadata(&noted));
+        // The run's transcript (what a conversation store saves) still has it.
+        let result = with.run("hi").unwrap();
+        assert_eq!(result.messages[0], noted, "{style:?}");
+        let sent = with.http.request(0);
+        assert_eq!(
+            sent.text,
+            one_text_run(&plain).text,
+            "{style:?}: the same bytes"
+        );
+        assert!(!sent.text.contains("metadata"), "{style:?}: {}", sent.text);
+    }
+}
+
+#[test]
+fn message_metadata_is_gone_before_a_body_transform_sees_the_body() {
+    let mut r = rig(Style::OpenAi);
+    r.history = vec![noted_summary("system")];
+    r.hooks = Rc::new(FakeHooks {
+        body_transform: Some(Box::new(Ok)),
+        ..FakeHooks::default()
+    });
+    let sent = one_text_run(&r);
+    assert_eq!(
+        sent.body["messages"][0],
+        without_metadata(&noted_summary("system"))
+    );
+    assert!(!r.hooks.body_transform_seen.borrow()[0]
+        .to_string()
+        .contains("metadata"));
+}
+
+#[test]
+fn a_metadata_key_inside_content_is_sent_unchanged() {
+    let mut r = rig(Style::OpenAi);
+    let nested =
+        json!({"role": "user", "content": [{"type": "text", "text": "hi", "metadata": {"a": 1}}]});
+    r.history = vec![
+        nested.clone(),
+        json!({"role": "user", "content": "\"metadata\""}),
+    ];
+    let sent = one_text_run(&r);
+    assert_eq!(sent.body["messages"][0], nested);
+    assert_eq!(sent.body["messages"][1]["content"], "\"metadata\"");
 }

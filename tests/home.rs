@@ -313,3 +313,98 @@ fn persona_agent_fixture_h1_to_h3() {
         );
     }
 }
+
+/// A filesystem over a [`MemoryFs`] whose writes to `fail_at` store only the first half of the
+/// text, then fail (a full disk, a quota, a crash mid-write); with `renames` false it has no
+/// [`Fs::rename`], as a host `ToolnexusFs` without one.
+struct Faulty {
+    inner: MemoryFs,
+    fail_at: Option<String>,
+    renames: bool,
+}
+
+impl Fs for Faulty {
+    fn read(&self, p: &str) -> FsFuture<String> {
+        self.inner.read(p)
+    }
+    fn write(&self, p: &str, text: &str) -> FsFuture<()> {
+        if self.fail_at.as_deref() == Some(p) {
+            let _ = self.inner.write_sync(p, &text[..text.len() / 2]);
+            return Box::pin(async {
+                Err(FsError::Other("ENOSPC: no space left on device".into()))
+            });
+        }
+        self.inner.write(p, text)
+    }
+    fn remove(&self, p: &str) -> FsFuture<()> {
+        self.inner.remove(p)
+    }
+    fn rename(&self, from: &str, to: &str) -> Option<FsFuture<()>> {
+        self.renames.then(|| self.inner.rename(from, to)).flatten()
+    }
+    fn list(&self, p: &str) -> FsFuture<Vec<DirEntry>> {
+        self.inner.list(p)
+    }
+    fn kind(&self, p: &str) -> FsFuture<Option<EntryKind>> {
+        self.inner.kind(p)
+    }
+    fn real_path(&self, p: &str) -> FsFuture<String> {
+        self.inner.real_path(p)
+    }
+    fn cwd(&self) -> String {
+        "/".into()
+    }
+}
+
+#[test]
+fn a_memory_write_that_fails_leaves_the_previous_file_whole() {
+    let before = "- Likes hiking\n- Drinks green tea\n";
+    for renames in [true, false] {
+        let inner = MemoryFs::new();
+        inner.write_sync("/h/MEMORY.md", before).unwrap();
+        let fs: SharedFs = Rc::new(Faulty {
+            inner: inner.clone(),
+            fail_at: Some("/h/.MEMORY.md.tmp".into()),
+            renames,
+        });
+        for args in [
+            json!({"action": "add", "text": "Speaks Tamil"}),
+            json!({"action": "replace", "text": "green tea", "with": "oolong"}),
+            json!({"action": "remove", "text": "- Likes hiking\n"}),
+        ] {
+            let r = memory(&fs, "/h", args);
+            assert_eq!(
+                (r.is_error, r.output.as_str()),
+                (
+                    true,
+                    "memory: MEMORY.md was not changed: ENOSPC: no space left on device"
+                ),
+                "renames: {renames}"
+            );
+            assert_eq!(inner.read_sync("/h/MEMORY.md").unwrap(), before);
+            assert_eq!(inner.paths(), ["/h/MEMORY.md"], "no temporary file is left");
+        }
+    }
+}
+
+#[test]
+fn a_memory_edit_moves_its_temporary_file_over_the_old_one_with_or_without_rename() {
+    for renames in [true, false] {
+        let inner = MemoryFs::new();
+        inner
+            .write_sync("/h/MEMORY.md", "- Likes hiking\n")
+            .unwrap();
+        let fs: SharedFs = Rc::new(Faulty {
+            inner: inner.clone(),
+            fail_at: None,
+            renames,
+        });
+        let r = memory(&fs, "/h", json!({"action": "add", "text": "Speaks Tamil"}));
+        assert!(!r.is_error, "{}", r.output);
+        assert_eq!(
+            inner.read_sync("/h/MEMORY.md").unwrap(),
+            "- Likes hiking\n- Speaks Tamil\n"
+        );
+        assert_eq!(inner.paths(), ["/h/MEMORY.md"], "renames: {renames}");
+    }
+}

@@ -1,7 +1,7 @@
 // Which model the page talks to: the built-in demo model (the default: scripted, in this page,
 // no network) or a real OpenAI- or Anthropic-style endpoint. Settings live in localStorage; the
 // API key lives in this page's memory, or in this tab's sessionStorage when the user says so.
-import { createClient } from "/pkg/index.js"
+import { agents, createClient } from "/pkg/index.js"
 import { demoFetch } from "./demo-model.js"
 
 const $ = (selector) => document.querySelector(selector)
@@ -48,9 +48,33 @@ export function describe(settings) {
 }
 
 /** The agent client for `settings`, keeping conversations in `store`. */
+/**
+ * Compaction with a deliberately small budget, so a few turns show it: over `maxTokens` the
+ * older transcript becomes one summary (its metadata says how many messages it stands for,
+ * which the thread shows as "N earlier messages summarised") and a recent tail stays.
+ */
+export const COMPACTION = { maxTokens: 600, keepTail: 250 }
+
+const SUMMARY_PREFIX = "[Summary of earlier conversation]\n"
+
+/**
+ * The demo's summary, made in the page without a model call: an earlier summary's lines, then
+ * each earlier request of the user's, one line each.
+ */
+function summarize(older) {
+  const lines = []
+  for (const m of older) {
+    if (m.metadata?.compacted && typeof m.content === "string") lines.push(m.content.replace(SUMMARY_PREFIX, ""))
+    else if (m.role === "user" && typeof m.content === "string") lines.push(`- The user asked: ${m.content.slice(0, 100)}`)
+  }
+  return lines.join("\n") || "- (nothing the user asked)"
+}
+
+const hooks = agents.compactor({ ...COMPACTION, summarize })
+
 export function makeClient(settings, store) {
   if (settings.source === "demo") {
-    return createClient({ baseUrl: "https://demo-model.invalid/v1", style: "openai", model: "toolnexus-demo", fetch: demoFetch(), retries: 0, store })
+    return createClient({ baseUrl: "https://demo-model.invalid/v1", style: "openai", model: "toolnexus-demo", fetch: demoFetch(), retries: 0, store, hooks })
   }
   return createClient({
     baseUrl: settings.baseUrl,
@@ -60,6 +84,7 @@ export function makeClient(settings, store) {
     anthropicBrowserAccess: settings.style === "anthropic" && settings.browserAccess,
     systemPrompt: SYSTEM,
     store,
+    hooks,
   })
 }
 

@@ -29,7 +29,10 @@ const userItem = (content) =>
     : { kind: "user", text: String(content ?? "") }
 const refused = (output) => /^(declined\/expired|unresolved): /.test(output)
 
-/** The transcript as items: `{kind: "user"|"assistant", text}` and `{kind: "tool", id, name, args, output?, state}`. */
+/**
+ * The transcript as items: `{kind: "user"|"assistant", text}`, `{kind: "tool", id, name, args,
+ * output?, state}` and `{kind: "summary", messages, tokens, text}` (a compaction summary).
+ */
 export function itemsOf(messages, pending) {
   const items = []
   const tools = new Map()
@@ -42,7 +45,10 @@ export function itemsOf(messages, pending) {
     else item.state = isError ? "error" : "done"
   }
   for (const m of messages ?? []) {
-    if (m.role === "tool") attach(m.tool_call_id, String(m.content ?? ""), false)
+    // A compaction summary (agents.compactor) says in its metadata what it stands for.
+    const compacted = m.metadata?.compacted
+    if (compacted) items.push({ kind: "summary", messages: compacted.messages, tokens: compacted.tokens, text: textOf(m.content).replace(/^\[Summary of earlier conversation\]\n/, "") })
+    else if (m.role === "tool") attach(m.tool_call_id, String(m.content ?? ""), false)
     else if (m.role === "user" && Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result")) {
       for (const b of m.content) if (b.type === "tool_result") attach(b.tool_use_id, textOf(b.content), b.is_error === true)
     } else if (m.role === "user") items.push(userItem(m.content))
@@ -79,8 +85,19 @@ function toolCard(item) {
   )
 }
 
+/** The marker where earlier messages were summarised: their count, and the summary behind it. */
+function summaryMarker(item) {
+  const label = `${item.messages} earlier message${item.messages === 1 ? "" : "s"} summarised`
+  return el(
+    "div",
+    { className: "summary-marker", dataset: { messages: String(item.messages), tokens: String(item.tokens) } },
+    el("details", {}, el("summary", {}, el("span", { className: "summary-label" }, label), el("span", { className: "summary-tokens" }, ` · about ${item.tokens} tokens`)), el("pre", { className: "summary-text" }, item.text)),
+  )
+}
+
 function bubble(item) {
   if (item.kind === "tool") return toolCard(item)
+  if (item.kind === "summary") return summaryMarker(item)
   const who = item.kind === "user" ? "You" : "Assistant"
   return el(
     "div",

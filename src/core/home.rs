@@ -16,7 +16,7 @@
 use std::rc::Rc;
 
 use crate::core::builtins::Builtin;
-use crate::core::fs::{join, Fs, FsError, SharedFs};
+use crate::core::fs::{join, move_file, Fs, FsError, SharedFs};
 use crate::core::jsfmt::trim;
 use crate::core::types::ToolResult;
 
@@ -90,7 +90,9 @@ fn capped(bytes: &[u8]) -> String {
 /// The `memory` tool of the home at `dir`: `add` appends `- <text>` to `MEMORY.md` (or
 /// `USER.md` with `target: "user"`), `replace` swaps the first `text` for `with`, `remove`
 /// deletes it. It writes the file only: the live system prompt is a frozen snapshot, and the
-/// change loads with the next session. A `text` not in the file is an error result.
+/// change loads with the next session. A `text` not in the file is an error result. The new
+/// text goes to `.<file>.tmp` beside the file, then is moved over it ([`move_file`]), so a
+/// write that fails leaves the old file whole.
 pub fn memory_tool(fs: SharedFs, dir: &str) -> Builtin {
     let schema = r#"{
         "type": "object",
@@ -143,7 +145,16 @@ pub fn memory_tool(fs: SharedFs, dir: &str) -> Builtin {
                 "remove" => swapped(""),
                 other => return Ok(ToolResult::error(format!("unknown action: {other}"))),
             };
-            fs.write(&path, &next).await.map_err(|e| e.to_string())?;
+            // The new text goes to a temporary file first and replaces the old one only once
+            // written in full: a failed write leaves the old file as it was.
+            let temporary = join(&dir, &format!(".{name}.tmp"));
+            if let Err(error) = fs.write(&temporary, &next).await {
+                let _ = fs.remove(&temporary).await;
+                return Err(format!("{name} was not changed: {error}"));
+            }
+            move_file(fs.as_ref(), &temporary, &path)
+                .await
+                .map_err(|error| format!("could not save {name}: {error}"))?;
             Ok(ToolResult::ok(format!(
                 "ok ({action} → {name}); loads next session"
             )))

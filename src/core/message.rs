@@ -33,6 +33,8 @@ pub struct Message {
     /// Whether the text may hold content parts, found on the first ask and kept: a request
     /// asks of every message of the transcript, each turn.
     parts: OnceCell<bool>,
+    /// Whether the value has a top-level `metadata` field, found on the first ask and kept.
+    metadata: OnceCell<bool>,
 }
 
 impl Message {
@@ -42,6 +44,7 @@ impl Message {
             text: json::text::to_text(&value).into(),
             value: OnceCell::from(value),
             parts: OnceCell::new(),
+            metadata: OnceCell::new(),
         }
     }
 
@@ -68,6 +71,7 @@ impl Message {
             text: text.into(),
             value: OnceCell::new(),
             parts: OnceCell::new(),
+            metadata: OnceCell::new(),
         }
     }
 
@@ -76,6 +80,13 @@ impl Message {
     pub(crate) fn without_parts(text: String) -> Message {
         let message = Message::from_canonical(text);
         let _ = message.parts.set(false);
+        message
+    }
+
+    /// A message the library writes from known fields: no content parts, no `metadata`.
+    fn written(text: String) -> Message {
+        let message = Message::without_parts(text);
+        let _ = message.metadata.set(false);
         message
     }
 
@@ -101,7 +112,7 @@ impl Message {
             json::text::write_str(&mut out, value);
         }
         out.push(b'}');
-        Message::without_parts(String::from_utf8(out).unwrap_or_default())
+        Message::written(String::from_utf8(out).unwrap_or_default())
     }
 
     /// `{"role": role, "content": content}`, as [`strings`](Self::strings) writes it, with
@@ -119,7 +130,7 @@ impl Message {
         out.extend_from_slice(br#","content":"#);
         json::text::write_str(&mut out, content);
         out.push(b'}');
-        Message::without_parts(String::from_utf8(out).unwrap_or_default())
+        Message::written(String::from_utf8(out).unwrap_or_default())
     }
 
     /// An OpenAI tool result, `{"role": "tool", "tool_call_id": id, "content": output}`, as
@@ -137,7 +148,7 @@ impl Message {
         out.extend_from_slice(br#","content":"#);
         json::text::write_str(&mut out, output);
         out.push(b'}');
-        Message::without_parts(String::from_utf8(out).unwrap_or_default())
+        Message::written(String::from_utf8(out).unwrap_or_default())
     }
 
     /// Whether the message may hold content parts (SPEC §1B): its text has a `"mimeType"` or
@@ -154,6 +165,42 @@ impl Message {
             let has = |key: &str| crate::core::text::find(&self.text, key).is_some();
             has("\"mimeType\"") || has("\"parts\"")
         })
+    }
+
+    /// Whether the message carries a top-level `metadata` field: the host's notes on it (a
+    /// compaction summary records what it replaced there), kept in the transcript and in
+    /// conversation stores but never sent to a provider. Looked for on the text once, read on
+    /// the value only when the text has the key.
+    ///
+    /// ```
+    /// # use toolnexus::core::message::Message;
+    /// # use toolnexus::json;
+    /// assert!(Message::from_value(json!({"role": "system", "content": "…", "metadata": {"compacted": {"messages": 12}}})).has_metadata());
+    /// assert!(!Message::from_value(json!({"role": "user", "content": "metadata"})).has_metadata());
+    /// ```
+    pub fn has_metadata(&self) -> bool {
+        *self.metadata.get_or_init(|| {
+            crate::core::text::find(&self.text, "\"metadata\"").is_some()
+                && self.value().get("metadata").is_some()
+        })
+    }
+
+    /// The message as a provider receives it: without its `metadata` field (the message
+    /// itself when it has none).
+    ///
+    /// ```
+    /// # use toolnexus::core::message::Message;
+    /// # use toolnexus::json;
+    /// let noted = Message::from_value(json!({"role": "user", "content": "hi", "metadata": {"pinned": true}}));
+    /// assert_eq!(noted.for_provider(), Message::role_content("user", "hi"));
+    /// ```
+    pub fn for_provider(&self) -> Message {
+        if !self.has_metadata() {
+            return self.clone();
+        }
+        let mut fields = self.value().as_object().cloned().unwrap_or_default();
+        fields.remove("metadata");
+        Message::from_value(Value::Object(fields))
     }
 
     /// The message's JSON text.
@@ -201,6 +248,24 @@ pub fn values(messages: &[Message]) -> Vec<Value> {
 /// ```
 pub fn from_values(values: Vec<Value>) -> Vec<Message> {
     values.into_iter().map(Message::from_value).collect()
+}
+
+/// The messages as a provider receives them ([`Message::for_provider`]), or `None` when none
+/// carries `metadata` (the common case: the transcript is sent as it is).
+///
+/// ```
+/// # use toolnexus::core::message::{for_provider, Message};
+/// # use toolnexus::json;
+/// let plain = [Message::role_content("user", "hi")];
+/// assert!(for_provider(&plain).is_none());
+/// let noted = [Message::from_value(json!({"role": "user", "content": "hi", "metadata": {}}))];
+/// assert_eq!(for_provider(&noted).unwrap(), plain);
+/// ```
+pub fn for_provider(messages: &[Message]) -> Option<Vec<Message>> {
+    if !messages.iter().any(Message::has_metadata) {
+        return None;
+    }
+    Some(messages.iter().map(Message::for_provider).collect())
 }
 
 /// Appends the messages' texts to `out`, comma-separated, without brackets.

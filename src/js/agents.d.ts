@@ -25,6 +25,45 @@ export interface CompactorOptions {
    * for a host's counter or metric.
    */
   onError?: (error: ToolnexusError) => void
+  /**
+   * Hears each compaction attempt as a {@link CompactionMetric} (`status: "ok"` or `"error"`),
+   * the way a client's `onMetric` hears model and tool calls: pass the same sink to both (type it
+   * `(event: MetricEvent | agents.CompactionMetric) => void`). A throw is ignored. Compactions are
+   * not in `client.metrics()` (its Prometheus text is pinned across ports).
+   */
+  onMetric?: (event: CompactionMetric) => void
+}
+
+/**
+ * One compaction attempt, as {@link CompactorOptions.onMetric} hears it: an `onMetric` event
+ * beside the client's `llm`, `tool` and `run` (SPEC §8 names those three; this one is this
+ * package's). Sent only when the transcript is over budget and has something to summarize.
+ */
+export interface CompactionMetric {
+  event: "compaction"
+  /** `"ok"`: the transcript was compacted; `"error"`: `summarize` failed and this call went uncompacted. */
+  status: "ok" | "error"
+  /** The model the call is for (the `beforeLLM` event's). */
+  model: string
+  /** How many earlier messages the summary stands for (or would have). */
+  messages: number
+  /** Their token estimate (by `countTokens` when given). */
+  tokens: number
+  /** How long `summarize` took, in milliseconds. */
+  ms: number
+  /** With `status: "error"`: why (the `onError` error's message). */
+  error?: string
+}
+
+/**
+ * The `metadata` of a compaction summary (`message.metadata.compacted`): what it stands for, so
+ * a UI can say "12 earlier messages summarised". Never sent to the provider.
+ */
+export interface CompactedMetadata {
+  /** How many earlier messages it replaced; an earlier summary it folds in counts as its own `messages`, the flush reminder as none. */
+  messages: number
+  /** Their token estimate (by `countTokens` when given; an earlier summary counts as its own `tokens`). */
+  tokens: number
 }
 
 /** What a `beforeLLM` hook is given before each model call. */
@@ -54,7 +93,8 @@ export interface CompactorHook {
  * A `beforeLLM` hook that keeps a long-lived agent under budget (SPEC §7F). At or below
  * `maxTokens` it returns nothing, and the run is byte-identical to one without it. Above, the
  * transcript becomes `[leading system prompt (unchanged), summary system message (starting
- * "[Summary of earlier conversation]\n"), flush reminder (with `flushToMemory`), ...tail]`: the
+ * "[Summary of earlier conversation]\n", with `metadata: {compacted: {messages, tokens}}`, a
+ * {@link CompactedMetadata} the client never sends), flush reminder (with `flushToMemory`), ...tail]`: the
  * tail is the longest that fits `keepTail` (else the shortest possible) and starts at a user
  * turn that carries no tool result, so no tool result loses the call it answers, in either
  * dialect. Under `style: "anthropic"` the transcript has no system prompt (it is the body's
@@ -74,7 +114,8 @@ export declare function compactor(options: CompactorOptions): CompactorHook
 
 /**
  * The default token estimate of {@link compactor}: for each message, the length of its JSON text
- * divided by 4, rounded up, summed. An estimator, not a tokenizer.
+ * (without its `metadata`, which is never sent) divided by 4, rounded up, summed. An estimator,
+ * not a tokenizer.
  */
 export declare function estimateTokens(messages: Message[]): number
 

@@ -18,15 +18,61 @@ const SUMMARY_PREFIX = "[Summary of earlier conversation]\n"
 const FLUSH_REMINDER =
   "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now — the earlier transcript is about to be summarized."
 
-/** The estimate of one message: a quarter of its JSON text's length, rounded up. */
+/** Milliseconds on a monotonic clock where there is one. */
+const now = () => globalThis.performance?.now() ?? Date.now()
+
+/** Calls a host's callback; a throw is the host's problem, never the run's. */
+function quietly(call) {
+  try {
+    call()
+  } catch {
+    // the host's callback must not fail the run
+  }
+}
+
+/**
+ * The estimate of one message: a quarter of its JSON text's length, rounded up. A message's
+ * `metadata` never reaches the provider (the client takes it off each request), so it is not
+ * counted.
+ */
 function messageTokens(message) {
-  const text = JSON.stringify(message)
+  const sent = message !== null && typeof message === "object" && Object.hasOwn(message, "metadata") ? withoutMetadata(message) : message
+  const text = JSON.stringify(sent)
   return text === undefined ? 0 : Math.ceil(text.length / 4)
+}
+
+/** A copy of `message` without its `metadata` (what the provider is sent). */
+function withoutMetadata(message) {
+  const { metadata, ...sent } = message
+  return sent
+}
+
+/**
+ * What a summary stands for: each older message counts once, with its estimate, except an
+ * earlier summary, which counts as what it recorded, and the flush reminder, which counts as
+ * nothing (it was never the conversation's).
+ */
+function replaced(older, tokensOf) {
+  let messages = 0
+  const plain = []
+  let tokens = 0
+  for (const message of older) {
+    const earlier = message?.metadata?.compacted
+    if (earlier !== undefined && Number.isFinite(earlier.messages) && Number.isFinite(earlier.tokens)) {
+      messages += earlier.messages
+      tokens += earlier.tokens
+    } else if (message?.content !== FLUSH_REMINDER) {
+      messages += 1
+      plain.push(message)
+    }
+  }
+  return { messages, tokens: tokens + (plain.length > 0 ? tokensOf(plain) : 0) }
 }
 
 /**
  * The default token estimate of a transcript: per message, ceil(length of its JSON text / 4),
- * summed. An estimator, not a tokenizer.
+ * summed; a message's `metadata` (never sent to the provider) is left out. An estimator, not a
+ * tokenizer.
  */
 export function estimateTokens(messages) {
   if (!Array.isArray(messages)) {
@@ -73,9 +119,9 @@ function tailStart(messages, from, keepTail, tailTokens) {
  */
 export function compactor(options) {
   if (options === null || typeof options !== "object") {
-    throw new ToolnexusError("invalid_options", `compactor: options must be {maxTokens, summarize, keepTail?, countTokens?, flushToMemory?}, got ${typeName(options)}`)
+    throw new ToolnexusError("invalid_options", `compactor: options must be {maxTokens, summarize, keepTail?, countTokens?, flushToMemory?, onError?, onMetric?}, got ${typeName(options)}`)
   }
-  const { maxTokens, keepTail, summarize, countTokens, flushToMemory, onError } = options
+  const { maxTokens, keepTail, summarize, countTokens, flushToMemory, onError, onMetric } = options
   if (typeof maxTokens !== "number" || Number.isNaN(maxTokens)) {
     throw new ToolnexusError("invalid_options", `compactor: maxTokens must be a number, got ${typeName(maxTokens)}`)
   }
@@ -88,6 +134,9 @@ export function compactor(options) {
   }
   if (onError !== undefined && typeof onError !== "function") {
     throw new ToolnexusError("invalid_options", `compactor: onError must be a function, got ${typeName(onError)}`)
+  }
+  if (onMetric !== undefined && typeof onMetric !== "function") {
+    throw new ToolnexusError("invalid_options", `compactor: onMetric must be a function, got ${typeName(onMetric)}`)
   }
   if (typeof summarize !== "function") {
     throw new ToolnexusError("invalid_options", `compactor: summarize must be a function, got ${typeName(summarize)}`)
@@ -121,6 +170,8 @@ export function compactor(options) {
     const start = tailStart(messages, head, keep, tailTokens)
     if (start <= head) return undefined
     const older = messages.slice(head, start)
+    const stands = replaced(older, countTokens ?? estimateTokens)
+    const began = now()
     let summary
     let failure
     try {
@@ -129,14 +180,13 @@ export function compactor(options) {
     } catch (thrown) {
       failure = new ToolnexusError("hook", `compactor: summarize failed, this call goes uncompacted: ${errorText(thrown)}`, { cause: thrown })
     }
+    const metric = { event: "compaction", status: failure === undefined ? "ok" : "error", model: String(event.model ?? ""), ...stands, ms: now() - began }
+    if (failure !== undefined) metric.error = failure.message
+    if (onMetric !== undefined) quietly(() => onMetric(metric))
     if (failure !== undefined) {
       // The run goes on with the whole transcript: a summary is an optimisation, the transcript is not.
       console.warn(`[toolnexus] ${failure.message}`)
-      try {
-        onError?.(failure)
-      } catch {
-        // the host's callback must not fail the run either
-      }
+      if (onError !== undefined) quietly(() => onError(failure))
       return undefined
     }
     const compacted = messages.slice(0, head)
@@ -145,7 +195,9 @@ export function compactor(options) {
     // `system`, and its API refuses a system role inside `messages`) takes them as user turns,
     // which both APIs accept before the tail's own user turn.
     const role = head === 1 ? "system" : "user"
-    compacted.push({ role, content: SUMMARY_PREFIX + summary })
+    // `metadata` says what the summary stands for (a UI's "12 earlier messages summarised");
+    // the client never sends it to the provider, and the transcript and stores keep it.
+    compacted.push({ role, content: SUMMARY_PREFIX + summary, metadata: { compacted: stands } })
     if (flushToMemory) compacted.push({ role, content: FLUSH_REMINDER })
     for (let i = start; i < messages.length; i++) compacted.push(messages[i])
     return { messages: compacted }

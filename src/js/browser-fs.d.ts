@@ -28,6 +28,8 @@ export class IndexedDbFileSystem implements ToolnexusFs {
   writeFile(path: string, contents: string | Uint8Array | ArrayBuffer): Promise<void>
   /** Removes a file, or a directory with everything under it. */
   remove(path: string): Promise<void>
+  /** Moves the file at `from` to `to` (replacing a file there) in one transaction: both paths change or neither. */
+  rename(from: string, to: string): Promise<void>
   /** The entries of a directory, sorted by name. */
   readDir(path: string): Promise<ToolnexusDirEntry[]>
   /** `{kind: "file" | "dir"}`, or `null` when nothing is at `path`. */

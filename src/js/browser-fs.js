@@ -70,6 +70,18 @@ export class IndexedDbFileSystem {
     return settled(() => this.#call("writeFile", path, bytesOf(contents)))
   }
 
+  /**
+   * Moves the file at `from` to `to`, replacing a file there, creating missing parent
+   * directories: one transaction, so either both paths change or neither does.
+   */
+  rename(from, to) {
+    return settled(() => {
+      const source = absolute(this.cwd, stringArg(from, "rename: from"))
+      const target = absolute(this.cwd, stringArg(to, "rename: to"))
+      return this.#backend.then((backend) => backend.rename(source, target))
+    })
+  }
+
   /** Removes a file, or a directory with everything under it. */
   remove(path) {
     return this.#call("remove", path)

@@ -227,12 +227,20 @@ export function backends({ errorText, idbFactory, storeError }) {
       return idbEvent(request, "success", ["error"], what)
     }
 
-    /** Runs `change(store)` in one readwrite transaction and waits for it to commit. */
+    /**
+     * Runs `change(store)` in one readwrite transaction and waits for it to commit; a change
+     * that throws partway aborts it, so none of its requests commit.
+     */
     async change(change, what) {
       const [tx, store] = await this.objectStore("readwrite")
       try {
         change(store)
       } catch (thrown) {
+        try {
+          tx.abort()
+        } catch {
+          // already finished: nothing was left to commit
+        }
         throw idbFailure(what, thrown)
       }
       await idbEvent(tx, "complete", ["error", "abort"], what)
@@ -360,6 +368,28 @@ export function backends({ errorText, idbFactory, storeError }) {
         })
         store.put({ kind: "file", parent: parentOf(path), data: bytes }, path)
       }, "write")
+    }
+
+    /** Moves a file: the new record and the old one's removal commit in one transaction. */
+    async rename(from, to) {
+      if (from === "/") throw fsError("EISDIR", "not a file: /")
+      if (to === "/") throw fsError("EISDIR", "not a file: /")
+      const above = ancestorsOf(to)
+      const [record, ...found] = await this.#records([from, ...above, to])
+      if (record === undefined) throw fsError("ENOENT", `no such file or directory: ${from}`)
+      if (record.kind !== "file") throw fsError("EISDIR", `not a file: ${from}`)
+      above.forEach((dir, i) => {
+        if (found[i]?.kind === "file") throw fsError("ENOTDIR", `not a directory: ${dir}`)
+      })
+      if (found.at(-1)?.kind === "dir") throw fsError("EISDIR", `not a file: ${to}`)
+      if (from === to) return
+      await this.#db.change((store) => {
+        above.forEach((dir, i) => {
+          if (found[i] === undefined) store.put({ kind: "dir", parent: parentOf(dir) }, dir)
+        })
+        store.put({ ...record, parent: parentOf(to) }, to)
+        store.delete(from)
+      }, "rename")
     }
 
     async remove(path) {

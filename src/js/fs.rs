@@ -14,7 +14,8 @@ use crate::core::fs::{dirname, join, normalize, DirEntry, EntryKind, Fs, FsError
 /// Which JavaScript API the filesystem calls.
 #[derive(Clone)]
 enum Backend {
-    /// A host object: `readFile`, `writeFile`, `remove`, `readDir`, `stat`, `realPath?`.
+    /// A host object: `readFile`, `writeFile`, `remove`, `readDir`, `stat`, `realPath?`,
+    /// `rename?`.
     Host(JsValue),
     /// The `node:fs/promises` module.
     Node(JsValue),
@@ -199,6 +200,16 @@ async fn remove(backend: Backend, path: String) -> Result<(), FsError> {
     .map_err(|e| fs_error(&e, &path))
 }
 
+/// Node's `rename`, `Deno.rename`, or a host object's (the caller checked it has one).
+async fn rename(backend: Backend, from: String, to: String) -> Result<(), FsError> {
+    let args = [JsValue::from_str(&from), JsValue::from_str(&to)];
+    match &backend {
+        Backend::Host(o) | Backend::Node(o) | Backend::Deno(o) => call(o, "rename", &args).await,
+    }
+    .map(|_| ())
+    .map_err(|e| fs_error(&e, &from))
+}
+
 async fn kind(backend: Backend, path: String) -> Result<Option<EntryKind>, FsError> {
     let p = JsValue::from_str(&path);
     let stat = match &backend {
@@ -292,6 +303,19 @@ impl Fs for JsFs {
     }
     fn remove(&self, path: &str) -> FsFuture<()> {
         Box::pin(remove(self.backend.clone(), self.at(path)))
+    }
+    /// A host object without `rename` has none: the caller copies instead.
+    fn rename(&self, from: &str, to: &str) -> Option<FsFuture<()>> {
+        if let Backend::Host(o) = &self.backend {
+            if !get(o, "rename").is_function() {
+                return None;
+            }
+        }
+        Some(Box::pin(rename(
+            self.backend.clone(),
+            self.at(from),
+            self.at(to),
+        )))
     }
     fn list(&self, dir: &str) -> FsFuture<Vec<DirEntry>> {
         Box::pin(list(self.backend.clone(), self.at(dir)))

@@ -156,6 +156,16 @@ impl MemoryFileSystem {
         self.fs.remove_sync(path).map_err(thrown)
     }
 
+    /// Moves the file at `from` to `to` in one step, replacing a file there; throws `ENOENT`
+    /// when `from` is missing, `EISDIR` when either end is a directory.
+    ///
+    /// ```js
+    /// files.writeFile("/notes.md.tmp", "new"); files.rename("/notes.md.tmp", "/notes.md")
+    /// ```
+    pub fn rename(&self, from: &str, to: &str) -> Result<(), JsValue> {
+        self.fs.rename_sync(from, to).map_err(thrown)
+    }
+
     /// A directory's entries, sorted by name.
     #[wasm_bindgen(js_name = readDir, unchecked_return_type = "ToolnexusDirEntry[]")]
     pub fn read_dir(&self, path: &str) -> Result<JsValue, JsValue> {

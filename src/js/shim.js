@@ -265,7 +265,9 @@ export function callTool(func, self, args, signal, timeout, answer, settle, slot
 /**
  * The JSON text of the items of `history` (its `JSON.stringify` without the brackets) when it
  * is a non-empty array that stringifies; `undefined` otherwise, for the Rust side to decode the
- * ordinary way (and report what is wrong with it).
+ * ordinary way (and report what is wrong with it). A history whose text names a `"metadata"`
+ * key is decoded too: the core takes a message's `metadata` off each request, which a text it
+ * only copies could not have.
  */
 export function historyItems(history) {
   if (!Array.isArray(history) || history.length === 0) return undefined
@@ -275,7 +277,8 @@ export function historyItems(history) {
   } catch {
     return undefined
   }
-  return typeof text === "string" && text.length > 2 ? text.slice(1, -1) : undefined
+  if (typeof text !== "string" || text.length <= 2 || text.includes('"metadata"')) return undefined
+  return text.slice(1, -1)
 }
 
 /** Makes `object[key]` the data property `value` (in place of its accessor); gives `value`. */

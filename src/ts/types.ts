@@ -212,6 +212,13 @@ export interface ToolnexusFs {
   stat(path: string): { kind: "file" | "dir" } | null | Promise<{ kind: "file" | "dir" } | null>
   /** The canonical path (symlinks resolved); defaults to the path itself. */
   realPath?(path: string): string | Promise<string>
+  /**
+   * Moves the file at `from` to `to` in one step, replacing a file there. The `memory` tool
+   * writes a temporary file and renames it over the old one, so a failed write leaves the old
+   * file whole; without `rename` it copies the temporary file's text over the old one, then
+   * removes it (the old file is replaced only by text already written once in full).
+   */
+  rename?(from: string, to: string): void | Promise<void>
   /** Where relative paths start (default `/`). */
   cwd?: string | (() => string)
 }

@@ -115,6 +115,12 @@ impl Fs for StdFs {
         };
         ready(result)
     }
+    fn rename(&self, from: &str, to: &str) -> Option<FsFuture<()>> {
+        let (from, to) = (self.at(from), self.at(to));
+        Some(ready(
+            std::fs::rename(&from, &to).map_err(|e| io_error(e, &from)),
+        ))
+    }
     fn list(&self, dir: &str) -> FsFuture<Vec<DirEntry>> {
         let dir = self.at(dir);
         let result = (|| {

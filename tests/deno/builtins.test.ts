@@ -1,7 +1,7 @@
 // The built-in file tools on Deno's own filesystem (fs: "deno"), in a temporary directory, and
 // content parts there: `read` of a binary image, `image()` of bytes and of a path (Deno has
 // Uint8Array.prototype.toBase64, so the platform encodes).
-import { createToolkit, image } from "toolnexus-wasm"
+import { agents, createToolkit, image } from "toolnexus-wasm"
 
 const equal = (actual: unknown, expected: unknown) => {
   const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)]
@@ -57,3 +57,20 @@ Deno.test("content parts on Deno: read gives a binary image as a part; image() o
     await Deno.remove(dir, { recursive: true })
   }
 })
+
+Deno.test("agents.memoryTool on Deno's own filesystem: the edit goes through a temporary file renamed over MEMORY.md", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolnexus-deno-home-" })
+  try {
+    await Deno.writeTextFile(`${dir}/MEMORY.md`, "- Likes hiking\n")
+    const memory = agents.memoryTool(dir)
+    equal(await memory.execute({ action: "add", text: "Speaks Tamil" }), { output: "ok (add → MEMORY.md); loads next session", isError: false })
+    equal(await Deno.readTextFile(`${dir}/MEMORY.md`), "- Likes hiking\n- Speaks Tamil\n")
+    const names: string[] = []
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name)
+    equal(names, ["MEMORY.md"])
+    equal((await agents.composeSoul(dir)).soul, "## MEMORY.md\n\n- Likes hiking\n- Speaks Tamil")
+  } finally {
+    await Deno.remove(dir, { recursive: true })
+  }
+})
+

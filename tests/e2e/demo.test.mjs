@@ -1,10 +1,11 @@
-// Playwright e2e on the demo's Toolkit panel: scripts/serve.mjs on a free port, www/ in headless
-// Chromium. Screenshots of each state go to target/e2e/demo-*.png. (The chat itself is covered
-// by durable.test.mjs.)
+// Playwright e2e on the demo's Toolkit panel, and on the chat's compaction marker ("N earlier
+// messages summarised", read from the summary's metadata): scripts/serve.mjs on a free port, www/
+// in headless Chromium. Screenshots of each state go to target/e2e/demo-*.png. (The chat's
+// suspensions are covered by durable.test.mjs.)
 import assert from "node:assert/strict"
 import { join } from "node:path"
 import { after, before, describe, it } from "node:test"
-import { openBrowser, shots, startDemoServer } from "./browser.mjs"
+import { onDemoPage, openBrowser, shots, startDemoServer } from "./browser.mjs"
 
 const TOOLS = ["transfer_money", "book_table", "connect_calendar", "ask_user", "calculator", "clock", "roll_dice"]
 
@@ -112,6 +113,67 @@ describe("the demo page: its Toolkit panel", () => {
   })
 
   it("logs no console errors", () => {
+    assert.deepEqual(browser.problems, [])
+  })
+})
+
+describe("the demo chat: compaction shows what it summarised", () => {
+  const browser = onDemoPage(undefined, "/")
+  let page
+
+  before(async () => {
+    page = browser.page
+    await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 })
+  })
+
+  const idle = () => page.locator('body[data-state="idle"]').waitFor({ timeout: 15_000 })
+  const send = async (prompt) => {
+    await idle()
+    await page.fill("#prompt", prompt)
+    await page.click("#send")
+    await idle()
+  }
+
+  /** The summaries of the stored transcript (IndexedDB, the client's store): their metadata. */
+  const storedSummaries = () =>
+    page.evaluate(async () => {
+      const { IndexedDbConversationStore } = await import("/pkg/index.js")
+      const store = new IndexedDbConversationStore("toolnexus-demo", "conversations")
+      const { id } = JSON.parse(localStorage.getItem("toolnexus-demo:conversation"))
+      const messages = (await store.get(id)) ?? []
+      store.close()
+      return { all: messages.length, summaries: messages.filter((m) => m.metadata?.compacted).map((m) => ({ ...m.metadata.compacted, content: m.content })) }
+    })
+
+  it("a long enough chat is compacted: the marker says how many earlier messages the summary stands for", async () => {
+    await page.click("#new-chat")
+    const asks = ["What is 6 times 7?", "Roll 3 dice", "What time is it in Tokyo?", "What is 12 plus 30?", "Roll 2 dice", "What time is it in Paris?", "What is 9 minus 4?", "Roll 4 dice"]
+    const prompts = [...asks, ...asks, ...asks]
+    let sent = 0
+    while (sent < prompts.length && (await page.locator(".summary-marker").count()) === 0) await send(prompts[sent++])
+    assert.ok(sent < prompts.length, "compaction happened before the prompts ran out")
+    const marker = page.locator(".summary-marker")
+    assert.equal(await marker.count(), 1, "one summary leads the thread")
+    const first = await storedSummaries()
+    assert.equal(first.summaries.length, 1)
+    const { messages, tokens, content } = first.summaries[0]
+    assert.ok(messages >= 4, `it stands for several messages: ${messages}`)
+    assert.equal(await marker.locator(".summary-label").textContent(), `${messages} earlier messages summarised`)
+    assert.equal(await marker.getAttribute("data-tokens"), String(tokens))
+    await marker.locator("summary").click()
+    const text = await marker.locator(".summary-text").textContent()
+    assert.equal(`[Summary of earlier conversation]\n${text}`, content)
+    assert.match(text, /^- The user asked: What is 6 times 7\?/, "the demo's summary lists the earlier requests")
+    await page.screenshot({ path: join(shots, "demo-compacted.png"), animations: "disabled" })
+
+    // Talking on, the next compaction folds the first summary in: the count only grows.
+    while (sent < prompts.length && (await storedSummaries()).summaries[0].messages === messages) await send(prompts[sent++])
+    const later = (await storedSummaries()).summaries
+    assert.equal(later.length, 1, "still one summary")
+    assert.ok(later[0].messages > messages, `${later[0].messages} > ${messages}`)
+    assert.equal(await page.locator(".summary-marker .summary-label").textContent(), `${later[0].messages} earlier messages summarised`)
+    assert.match(await page.locator(".msg.assistant .bubble").last().textContent(), /\S/, "the chat goes on")
+    await page.screenshot({ path: join(shots, "demo-compacted-again.png"), animations: "disabled" })
     assert.deepEqual(browser.problems, [])
   })
 })

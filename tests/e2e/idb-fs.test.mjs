@@ -133,4 +133,72 @@ describe("IndexedDbFileSystem in the browser", () => {
     assert.deepEqual(got.big, [null, null], "nothing half-written")
     assert.deepEqual(browser.problems, [])
   })
+
+  it("rename moves a file in one transaction; the memory tool's edits survive a reload, and a failed write leaves MEMORY.md whole", async () => {
+    const before = await inPage(browser.page, async (m, failureSource) => {
+      const failure = new Function(`return (${failureSource})`)()
+      const fs = new m.IndexedDbFileSystem("idb-fs-rename")
+      await fs.writeFile("/a.tmp", "new")
+      await fs.writeFile("/home/a.md", "old")
+      await fs.rename("/a.tmp", "/home/a.md")
+      await fs.writeFile("/b.tmp", "b")
+      await fs.rename("/b.tmp", "/made/on/the/way.md")
+      const out = {
+        moved: [await fs.readFile("/home/a.md"), await fs.stat("/a.tmp"), await fs.readFile("/made/on/the/way.md")],
+        missing: await failure(fs.rename("/none", "/x")),
+        fromDir: await failure(fs.rename("/home", "/x")),
+        overDir: await failure(fs.rename("/home/a.md", "/made")),
+        badPath: await failure(fs.rename("/home/a.md", 7)),
+      }
+      // A rename whose transaction fails partway commits nothing: the delete throws after the put.
+      const del = IDBObjectStore.prototype.delete
+      IDBObjectStore.prototype.delete = function () {
+        throw new DOMException("The transaction was aborted.", "AbortError")
+      }
+      await fs.writeFile("/c.tmp", "c")
+      try {
+        out.aborted = await failure(fs.rename("/c.tmp", "/home/a.md"))
+      } finally {
+        IDBObjectStore.prototype.delete = del
+      }
+      out.afterAbort = [await fs.readFile("/home/a.md"), await fs.readFile("/c.tmp")]
+
+      // The memory tool over it: an edit, then a write that fails (the storage is full).
+      await fs.writeFile("/ava/MEMORY.md", "- Likes hiking\n")
+      const memory = m.agents.memoryTool("/ava", { fs })
+      out.add = await memory.execute({ action: "add", text: "Drinks green tea" })
+      const put = IDBObjectStore.prototype.put
+      IDBObjectStore.prototype.put = function (value, key) {
+        if (key === "/ava/.MEMORY.md.tmp") throw new DOMException("The quota has been exceeded.", "QuotaExceededError")
+        return put.call(this, value, key)
+      }
+      try {
+        out.full = await memory.execute({ action: "replace", text: "green tea", with: "oolong" })
+      } finally {
+        IDBObjectStore.prototype.put = put
+      }
+      out.files = await fs.readDir("/ava")
+      fs.close()
+      return out
+    }, failure.toString())
+    assert.deepEqual(before, {
+      moved: ["new", null, "b"],
+      missing: { code: "ENOENT", message: "no such file or directory: /none" },
+      fromDir: { code: "EISDIR", message: "not a file: /home" },
+      overDir: { code: "EISDIR", message: "not a file: /made" },
+      badPath: { code: "invalid_argument", message: "rename: to must be a string, got number" },
+      aborted: { code: "store", message: "IndexedDB rename failed: AbortError: The transaction was aborted." },
+      afterAbort: ["new", "c"],
+      add: { output: "ok (add → MEMORY.md); loads next session", isError: false },
+      full: { output: "memory: MEMORY.md was not changed: IndexedDB write failed: QuotaExceededError: The quota has been exceeded.", isError: true },
+      files: [{ name: "MEMORY.md", kind: "file" }],
+    })
+    await browser.page.reload()
+    const after = await inPage(browser.page, async (m) => {
+      const fs = new m.IndexedDbFileSystem("idb-fs-rename")
+      return { memory: await fs.readFile("/ava/MEMORY.md"), soul: (await m.agents.composeSoul("/ava", { fs })).soul }
+    })
+    assert.deepEqual(after, { memory: "- Likes hiking\n- Drinks green tea\n", soul: "## MEMORY.md\n\n- Likes hiking\n- Drinks green tea" })
+    assert.deepEqual(browser.problems, [])
+  })
 })

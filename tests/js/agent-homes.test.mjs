@@ -4,7 +4,7 @@
 // never the live prompt; bad arguments; the lean build without them.
 import { test, after } from "node:test"
 import assert from "node:assert/strict"
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { agents, createClient, createToolkit, MemoryFileSystem } from "../../pkg/node.mjs"
@@ -107,4 +107,67 @@ test("bad arguments are clear errors; the lean build has no homes", async () => 
   assert.equal(core.agents.memoryTool, undefined)
   assert.equal(typeof core.agents.compactor, "function")
   assert.equal(typeof agents.compactor, "function", "the full namespace keeps compaction")
+})
+
+test("a memory edit writes .MEMORY.md.tmp, then renames it over MEMORY.md: Node's fs, a MemoryFileSystem, a host fs with or without rename", async () => {
+  // Node's fs (the default): the edit lands and no temporary file is left.
+  const dir = home({ "MEMORY.md": "- Likes hiking\n" })
+  await agents.memoryTool(dir).execute({ action: "add", text: "Speaks Tamil" })
+  assert.equal(readFileSync(path.join(dir, "MEMORY.md"), "utf8"), "- Likes hiking\n- Speaks Tamil\n")
+  assert.deepEqual(readdirSync(dir), ["MEMORY.md"])
+
+  const fs = new MemoryFileSystem({ "/h/MEMORY.md": "- a\n", "/h/x.tmp": "moved" })
+  fs.rename("/h/x.tmp", "/h/y.md")
+  assert.deepEqual([fs.readFile("/h/y.md"), fs.exists("/h/x.tmp")], ["moved", false])
+  assert.throws(() => fs.rename("/h/none", "/h/z"), { code: "ENOENT" })
+  assert.throws(() => fs.rename("/h", "/z"), { code: "EISDIR" })
+  await agents.memoryTool("/h", { fs }).execute({ action: "add", text: "b" })
+  assert.equal(fs.readFile("/h/MEMORY.md"), "- a\n- b\n")
+  assert.deepEqual(fs.files(), ["/h/MEMORY.md", "/h/y.md"])
+
+  // A host ToolnexusFs: its rename is used when it has one; without, the text is copied.
+  for (const withRename of [true, false]) {
+    const files = new Map([["/h/MEMORY.md", "- a\n"]])
+    const calls = []
+    const host = {
+      readFile: (p) => { if (!files.has(p)) throw Object.assign(new Error(p), { code: "ENOENT" }); return files.get(p) },
+      writeFile: (p, text) => { calls.push(`write ${p}`); files.set(p, text) },
+      remove: (p) => { calls.push(`remove ${p}`); files.delete(p) },
+      readDir: () => [], stat: (p) => (files.has(p) ? { kind: "file" } : null),
+      ...(withRename ? { rename: (from, to) => { calls.push(`rename ${from} ${to}`); files.set(to, files.get(from)); files.delete(from) } } : {}),
+    }
+    const r = await agents.memoryTool("/h", { fs: host }).execute({ action: "add", text: "b" })
+    assert.equal(r.isError, false, r.output)
+    assert.deepEqual([...files], [["/h/MEMORY.md", "- a\n- b\n"]])
+    assert.deepEqual(calls, withRename
+      ? ["write /h/.MEMORY.md.tmp", "rename /h/.MEMORY.md.tmp /h/MEMORY.md"]
+      : ["write /h/.MEMORY.md.tmp", "write /h/MEMORY.md", "remove /h/.MEMORY.md.tmp"])
+  }
+})
+
+test("a memory write that fails partway (fault injected) leaves the previous MEMORY.md intact", async () => {
+  const previous = "- Likes hiking\n- Drinks green tea\n"
+  // A host fs over a real directory whose writes store half the text, then fail (a full disk).
+  const dir = home({ "MEMORY.md": previous })
+  const host = {
+    readFile: (p) => readFileSync(p, "utf8"),
+    writeFile: (p, text) => {
+      writeFileSync(p, text.slice(0, text.length / 2))
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" })
+    },
+    remove: (p) => rmSync(p, { force: true }),
+    readDir: () => [], stat: () => null,
+    rename: (from, to) => renameSync(from, to),
+  }
+  const memory = agents.memoryTool(dir, { fs: host })
+  for (const args of [{ action: "add", text: "Speaks Tamil" }, { action: "replace", text: "green tea", with: "oolong" }, { action: "remove", text: "- Likes hiking\n" }]) {
+    assert.deepEqual(await memory.execute(args), { output: "memory: MEMORY.md was not changed: ENOSPC: no space left on device, write", isError: true })
+    assert.equal(readFileSync(path.join(dir, "MEMORY.md"), "utf8"), previous)
+    assert.deepEqual(readdirSync(dir), ["MEMORY.md"], "the half-written temporary file is removed")
+  }
+  // A rename that fails leaves it too (the temporary file, whole, stays for the host to see).
+  const stuck = { ...host, writeFile: (p, text) => writeFileSync(p, text), rename: () => { throw Object.assign(new Error("EXDEV: cross-device link not permitted"), { code: "EXDEV" }) } }
+  assert.deepEqual(await agents.memoryTool(dir, { fs: stuck }).execute({ action: "add", text: "x" }),
+    { output: "memory: could not save MEMORY.md: EXDEV: cross-device link not permitted", isError: true })
+  assert.equal(readFileSync(path.join(dir, "MEMORY.md"), "utf8"), previous)
 })

@@ -137,7 +137,8 @@ test("Anthropic: a user message carrying tool_result blocks is not a tail bounda
     { role: "assistant", content: "done" },
   ]
   const out = await compactor({ maxTokens: 50, keepTail: 20, summarize: async () => "SUMMARY" })({ ...event(msgs), turn: 1 })
-  assert.deepEqual(out.messages, [msgs[0], { role: "system", content: SUMMARY_PREFIX + "SUMMARY" }, ...msgs.slice(3)])
+  const compacted = { messages: 2, tokens: estimateTokens(msgs.slice(1, 3)) }
+  assert.deepEqual(out.messages, [msgs[0], { role: "system", content: SUMMARY_PREFIX + "SUMMARY", metadata: { compacted } }, ...msgs.slice(3)])
   assertAnthropicPairs(out.messages)
 })
 
@@ -151,7 +152,8 @@ test("OpenAI: every user message is a boundary", async () => {
     { role: "assistant", content: "done" },
   ]
   const out = await compactor({ maxTokens: 50, keepTail: 20, summarize: async () => "SUMMARY" })({ ...event(msgs), turn: 1 })
-  assert.deepEqual(out.messages, [msgs[0], { role: "system", content: SUMMARY_PREFIX + "SUMMARY" }, ...msgs.slice(4)])
+  const compacted = { messages: 3, tokens: estimateTokens(msgs.slice(1, 4)) }
+  assert.deepEqual(out.messages, [msgs[0], { role: "system", content: SUMMARY_PREFIX + "SUMMARY", metadata: { compacted } }, ...msgs.slice(4)])
   assertOpenAIPairs(out.messages)
 })
 
@@ -307,11 +309,12 @@ test("with no boundary after the first body message the whole body is summarized
   // first body message is never a boundary; with no later one the tail is empty.
   const one = [{ role: "system", content: "s" }, { role: "user", content: "x".repeat(900) }, { role: "assistant", content: "y".repeat(900) }]
   const out = await compactor({ maxTokens: 10, summarize })(event(one))
-  assert.deepEqual(out.messages, [one[0], { role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
+  const metadata = (older) => ({ compacted: { messages: older.length, tokens: estimateTokens(older) } })
+  assert.deepEqual(out.messages, [one[0], { role: "system", content: `${SUMMARY_PREFIX}summarized 2 messages`, metadata: metadata(one.slice(1)) }])
   const headless = [{ role: "assistant", content: "y".repeat(900) }, { role: "tool", tool_call_id: "c", content: "z".repeat(900) }]
   const whole = await compactor({ maxTokens: 10, summarize })(event(headless))
   // No leading system prompt (an Anthropic transcript): the summary is a user turn.
-  assert.deepEqual(whole.messages, [{ role: "user", content: `${SUMMARY_PREFIX}summarized 2 messages` }])
+  assert.deepEqual(whole.messages, [{ role: "user", content: `${SUMMARY_PREFIX}summarized 2 messages`, metadata: metadata(headless) }])
   // A lone system prompt over budget has no body: nothing to do.
   assert.equal(await compactor({ maxTokens: 10, summarize })(event([{ role: "system", content: "s".repeat(900) }])), undefined)
   assert.equal(await compactor({ maxTokens: 1, summarize })(event([])), undefined)
@@ -419,7 +422,7 @@ test("a run with hooks: agents.compactor(...) sends the compacted transcript in 
   assert.equal(second.length, 5)
   assertOpenAIPairs(second)
   assert.equal(second[4].tool_call_id, "c1")
-  assert.deepEqual(r.messages.slice(0, 3), second.slice(0, 3), "the compacted transcript is the run's")
+  assert.deepEqual(r.messages.slice(0, 3), [second[0], { ...second[1], metadata: { compacted: { messages: 2, tokens: estimateTokens(history) } } }, second[2]], "the compacted transcript is the run's, with the summary's metadata")
 })
 
 test("under Anthropic the tail starts at the user prompt, not at the tool_result carrier", async () => {
@@ -468,4 +471,121 @@ test("a run whose summarize throws or rejects goes on uncompacted, every message
     assert.ok(failures.length >= 1, "the failure was reported")
     assert.match(failures[0], /summarize failed, this call goes uncompacted: model down/)
   }
+})
+
+// --- the summary's metadata and the compaction metric ----------------------------------------
+
+/** A message as the provider is sent it. */
+const sent = ({ metadata, ...message }) => message
+
+test("the summary records what it stands for: metadata.compacted {messages, tokens}, folding in an earlier summary", async () => {
+  const messages = transcript(30)
+  const seen = []
+  const hook = compactor({ maxTokens: 2000, keepTail: 800, summarize: (older) => (seen.push(older), `summarized ${older.length} messages`) })
+  const first = await hook(event(messages))
+  const summary = first.messages[1]
+  assert.deepEqual(summary.metadata, { compacted: { messages: seen[0].length, tokens: estimateTokens(seen[0]) } })
+  assert.equal(summary.metadata.compacted.messages, messages.length - first.messages.length + 1)
+  // The estimate leaves metadata out: it is never sent.
+  assert.equal(estimateTokens([summary]), estimateTokens([sent(summary)]))
+  // The conversation grows; the next compaction folds the first summary in: its messages
+  // count as what it recorded, the new ones once each.
+  const grown = [...first.messages, ...transcript(30).slice(1)]
+  const second = await hook(event(grown))
+  const older = seen[1]
+  assert.equal(older[0], summary, "the earlier summary is summarized too")
+  assert.deepEqual(second.messages[1].metadata.compacted, {
+    messages: summary.metadata.compacted.messages + older.length - 1,
+    tokens: summary.metadata.compacted.tokens + estimateTokens(older.slice(1)),
+  })
+  // The flush reminder is not the conversation's: it counts as nothing.
+  const flushing = compactor({ maxTokens: 2000, keepTail: 800, summarize, flushToMemory: true })
+  const once = await flushing(event(messages))
+  assert.equal(once.messages[2].content, FLUSH_REMINDER)
+  const twice = await flushing(event([...once.messages, ...transcript(30).slice(1)]))
+  const folded = twice.messages[1].metadata.compacted
+  const plain = (await compactor({ maxTokens: 2000, keepTail: 800, summarize })(event([...once.messages.filter((m) => m.content !== FLUSH_REMINDER), ...transcript(30).slice(1)]))).messages[1].metadata.compacted
+  assert.deepEqual(folded, plain)
+  // countTokens, when given, measures what the summary stands for.
+  const counted = await compactor({ maxTokens: 200, keepTail: 80, summarize, countTokens: (m) => m.length * 10 })(event(transcript(5)))
+  assert.deepEqual(counted.messages[1].metadata, { compacted: { messages: 12, tokens: 120 } })
+})
+
+test("onMetric hears each compaction: status ok, or error when summarize fails; a throwing sink is ignored", async (t) => {
+  t.mock.method(console, "warn", () => {})
+  const messages = transcript(30)
+  const events = []
+  const ok = await compactor({ maxTokens: 2000, keepTail: 800, summarize, onMetric: (e) => events.push(e) })({ ...event(messages), model: "gpt-x" })
+  assert.equal(events.length, 1)
+  const { ms, ...rest } = events[0]
+  assert.ok(typeof ms === "number" && ms >= 0, `ms: ${ms}`)
+  assert.deepEqual(rest, { event: "compaction", status: "ok", model: "gpt-x", ...ok.messages[1].metadata.compacted })
+  for (const summarize of [() => { throw new Error("model down") }, async () => 7]) {
+    const errors = []
+    const out = await compactor({ maxTokens: 2000, keepTail: 800, summarize, onMetric: (e) => events.push(e), onError: (e) => errors.push(e) })(event(messages))
+    assert.equal(out, undefined, "uncompacted")
+    const failed = events.at(-1)
+    assert.equal(failed.event, "compaction")
+    assert.equal(failed.status, "error")
+    assert.equal(failed.error, errors[0].message)
+    assert.deepEqual([failed.messages, failed.tokens], [rest.messages, rest.tokens], "what it would have replaced")
+  }
+  // Under budget nothing is attempted, so nothing is heard.
+  await compactor({ maxTokens: 1_000_000, summarize, onMetric: (e) => events.push(e) })(event(messages))
+  assert.equal(events.length, 3)
+  const throwing = compactor({ maxTokens: 2000, keepTail: 800, summarize, onMetric: () => { throw new Error("sink down") } })
+  assert.ok((await throwing(event(messages))).messages[1].metadata.compacted)
+  assert.match(assertCode(thrown(() => compactor({ maxTokens: 1, summarize, onMetric: "log" })), "invalid_options").message, /^compactor: onMetric must be a function, got string$/)
+})
+
+test("in a run the summary's metadata never reaches the provider: the bytes are a summary without it, in both styles; the store keeps it", async () => {
+  const cases = [
+    ["openai", oaStub, () => oaStub.script(openai.toolCalls([{ id: "c1", name: "fetch_page" }]), openai.text("Done")), oaHistory],
+    ["anthropic", anStub, () => anStub.script(anthropic.toolUse([{ id: "tu1", name: "fetch_page" }]), anthropic.text("Done")), history],
+  ]
+  for (const [style, stub, script, kept] of cases) {
+    const texts = []
+    const stores = []
+    for (const strip of [false, true]) {
+      const hook = compactor({ maxTokens: 300, keepTail: 50, summarize: () => "they said hello" })
+      // The control strips the metadata itself: what a summary without metadata sends.
+      const beforeLLM = strip ? async (e) => { const out = await hook(e); return out && { messages: out.messages.map(sent) } } : hook
+      const { InMemoryConversationStore } = full
+      const store = new InMemoryConversationStore()
+      await store.save("t", kept)
+      stub.requests.length = 0
+      script()
+      const client = createClient({ baseUrl: stub.baseUrl, style, model: "m", systemPrompt: "You are Ava.", hooks: { beforeLLM }, store })
+      const r = await client.ask("Read the page", { toolkit, id: "t" })
+      assert.equal(r.text, "Done")
+      assert.equal(stub.requests.length, 2)
+      texts.push(stub.requests.map((q) => q.text))
+      stores.push(await store.get("t"))
+    }
+    assert.deepEqual(texts[0], texts[1], `${style}: byte-identical request bodies`)
+    assert.ok(!texts[0][1].includes("metadata"), style)
+    assert.ok(texts[0][1].includes("they said hello"), `${style}: the summary was sent`)
+    const summary = stores[0].find((m) => typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX))
+    assert.deepEqual(summary.metadata, { compacted: { messages: kept.length - (style === "openai" ? 1 : 0), tokens: estimateTokens(style === "openai" ? kept.slice(1) : kept) } }, `${style}: the store keeps it`)
+    assert.equal(stores[1].find((m) => m.content === summary.content).metadata, undefined)
+  }
+})
+
+test("a later run without a compactor, given a history holding a summary's metadata, does not send it", async () => {
+  const hook = compactor({ maxTokens: 300, keepTail: 50, summarize: () => "they said hello" })
+  oaStub.requests.length = 0
+  oaStub.script(openai.toolCalls([{ id: "c1", name: "fetch_page" }]), openai.text("Done"))
+  const first = await createClient({ baseUrl: oaStub.baseUrl, style: "openai", model: "m", systemPrompt: "You are Ava.", hooks: hook }).run("Read the page", { toolkit, history: oaHistory })
+  assert.ok(first.messages.some((m) => m.metadata?.compacted), "the run's transcript keeps the metadata")
+  const bodies = []
+  for (const messages of [first.messages, first.messages.map(sent)]) {
+    oaStub.requests.length = 0
+    oaStub.script(openai.text("Again"))
+    const r = await createClient({ baseUrl: oaStub.baseUrl, style: "openai", model: "m" }).run("Go on", { toolkit, history: messages })
+    assert.equal(r.text, "Again")
+    bodies.push(oaStub.requests[0].text)
+    if (messages === first.messages) assert.deepEqual(r.messages.slice(0, messages.length), messages, "the result keeps the history as given")
+  }
+  assert.equal(bodies[0], bodies[1])
+  assert.ok(!bodies[0].includes("metadata"))
 })

@@ -1,5 +1,5 @@
 // Type tests of the `agents` namespace (SPEC §7F): compactor's options and hook, estimateTokens.
-import { agents, createClient, createInProcessClient, type Hooks, type Message } from "toolnexus-wasm"
+import { agents, createClient, createInProcessClient, type Hooks, type Message, type MessageMetadata, type MetricEvent } from "toolnexus-wasm"
 import * as lean from "toolnexus-wasm/core"
 
 const transcript: Message[] = [{ role: "system", content: "soul" }, { role: "user", content: "hi" }]
@@ -32,10 +32,27 @@ agents.compactor({ maxTokens: "10", summarize: () => "s" })
 // @ts-expect-error summarize returns a string
 agents.compactor({ maxTokens: 10, summarize: () => 3 })
 
-const options: lean.agents.CompactorOptions = { maxTokens: 1, summarize: () => "s" }
+// A summary's metadata, and one onMetric sink for the client and the compactor.
+function marker(m: Message): string | undefined {
+  const compacted: agents.CompactedMetadata | undefined = m.metadata?.compacted
+  return compacted && `${compacted.messages} earlier messages summarised (${compacted.tokens} tokens)`
+}
+const noted: Message = { role: "user", content: "hi", metadata: { compacted: { messages: 2, tokens: 9 }, pinned: true } satisfies MessageMetadata }
+const sink = (event: MetricEvent | agents.CompactionMetric): void => {
+  if (event.event === "compaction") {
+    const status: "ok" | "error" = event.status
+    const counted: number = event.messages + event.tokens + event.ms
+    void [status, counted, event.error, event.model]
+  }
+}
+createClient({ baseUrl: "http://127.0.0.1:9/v1", style: "openai", model: "m", onMetric: sink, hooks: agents.compactor({ maxTokens: 10, summarize: () => "s", onMetric: sink }) })
+// @ts-expect-error onMetric is a function
+agents.compactor({ maxTokens: 10, summarize: () => "s", onMetric: "log" })
+
+const options: lean.agents.CompactorOptions = { maxTokens: 1, summarize: () => "s", onMetric: (e: lean.agents.CompactionMetric) => void e.status }
 const leanHook: lean.agents.CompactorHook = lean.agents.compactor(options)
 
-export { n, asHooks, asBeforeLLM, same, direct, leanHook }
+export { n, asHooks, asBeforeLLM, same, direct, leanHook, marker, noted }
 
 // Agent homes (SPEC §7E), full build only.
 async function homes(fs: import("toolnexus-wasm").IndexedDbFileSystem) {

@@ -358,6 +358,10 @@ impl Llm {
         system: &str,
         stream: bool,
     ) -> Result<String, RunError> {
+        // A message's `metadata` is the host's, never the provider's: it leaves here, in the
+        // request only (the transcript, the result and a store keep it).
+        let plain = crate::core::message::for_provider(messages);
+        let messages = plain.as_deref().unwrap_or(messages);
         // Content parts become the provider's blocks here, in the request only (the full
         // build's: the lean one refuses parts where they come in).
         #[cfg(feature = "full")]

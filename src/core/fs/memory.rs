@@ -143,6 +143,36 @@ impl MemoryFs {
         }
     }
 
+    /// Moves the file at `from` to `to` at once, replacing a file there and creating `to`'s
+    /// parent directories; a directory at either end is refused.
+    ///
+    /// ```
+    /// # use toolnexus::core::fs::MemoryFs;
+    /// let fs = MemoryFs::new();
+    /// fs.write_sync("/a.tmp", "new").unwrap();
+    /// fs.write_sync("/b/a.md", "old").unwrap();
+    /// fs.rename_sync("/a.tmp", "/b/a.md").unwrap();
+    /// assert_eq!(fs.read_sync("/b/a.md").unwrap(), "new");
+    /// assert!(fs.rename_sync("/a.tmp", "/c").is_err());
+    /// ```
+    pub fn rename_sync(&self, from: &str, to: &str) -> Result<(), FsError> {
+        let (from, to) = (normalize(&self.cwd, from), normalize(&self.cwd, to));
+        let mut tree = self.tree.borrow_mut();
+        match tree.kind(&from) {
+            None => return Err(FsError::NotFound(from)),
+            Some(EntryKind::Dir) => return Err(FsError::NotAFile(from)),
+            Some(EntryKind::File) => {}
+        }
+        if tree.kind(&to) == Some(EntryKind::Dir) {
+            return Err(FsError::NotAFile(to));
+        }
+        tree.make_parents(&to)?;
+        if let Some(text) = tree.files.remove(&from) {
+            tree.files.insert(to, text);
+        }
+        Ok(())
+    }
+
     /// The entries of a directory, sorted by name, at once.
     pub fn list_sync(&self, dir: &str) -> Result<Vec<DirEntry>, FsError> {
         let dir = normalize(&self.cwd, dir);
@@ -274,6 +304,9 @@ impl Fs for MemoryFs {
     }
     fn remove(&self, path: &str) -> FsFuture<()> {
         ready(self.remove_sync(path))
+    }
+    fn rename(&self, from: &str, to: &str) -> Option<FsFuture<()>> {
+        Some(ready(self.rename_sync(from, to)))
     }
     fn list(&self, dir: &str) -> FsFuture<Vec<DirEntry>> {
         ready(self.list_sync(dir))

@@ -102,6 +102,13 @@ pub trait Fs {
     fn write(&self, path: &str, contents: &str) -> FsFuture<()>;
     /// Removes a file, or a directory with everything under it.
     fn remove(&self, path: &str) -> FsFuture<()>;
+    /// Moves the file at `from` to `to` in one step, replacing a file there; `None` when this
+    /// filesystem cannot (the default): [`move_file`] then copies. The memory tool writes a
+    /// temporary file and moves it over the old one, so a failed write never leaves half a file.
+    fn rename(&self, from: &str, to: &str) -> Option<FsFuture<()>> {
+        let _ = (from, to);
+        None
+    }
     /// The entries of a directory, sorted by name.
     fn list(&self, dir: &str) -> FsFuture<Vec<DirEntry>>;
     /// What the path names (following symlinks), or `None` when nothing is there.
@@ -114,6 +121,29 @@ pub trait Fs {
 
 /// A shared filesystem.
 pub type SharedFs = Rc<dyn Fs>;
+
+/// Moves the file at `from` to `to`, replacing a file there: through [`Fs::rename`] when the
+/// filesystem has it (one step), else by writing `from`'s text to `to`, then removing `from`
+/// (not atomic, but `to` is replaced only by text that was already written once in full).
+///
+/// ```
+/// # use toolnexus::core::fs::{move_file, Fs, MemoryFs};
+/// let fs = MemoryFs::new();
+/// futures_executor::block_on(async {
+///     fs.write("/MEMORY.md.tmp", "new").await.unwrap();
+///     move_file(&fs, "/MEMORY.md.tmp", "/MEMORY.md").await.unwrap();
+///     assert_eq!(fs.read("/MEMORY.md").await.unwrap(), "new");
+///     assert!(fs.kind("/MEMORY.md.tmp").await.unwrap().is_none());
+/// });
+/// ```
+pub async fn move_file(fs: &dyn Fs, from: &str, to: &str) -> Result<(), FsError> {
+    if let Some(renamed) = fs.rename(from, to) {
+        return renamed.await;
+    }
+    let text = fs.read(from).await?;
+    fs.write(to, &text).await?;
+    fs.remove(from).await
+}
 
 /// `path` made absolute against `fs.cwd()` and normalized (`.`/`..` and repeated slashes gone).
 ///

@@ -178,10 +178,24 @@ export interface OpenAIToolCall {
 
 /** A Chat Completions message (the `openai` style's transcript). */
 export type OpenAIMessage =
-  | { role: "system" | "developer"; content: string | OpenAIContentPart[]; name?: string }
-  | { role: "user"; content: string | OpenAIContentPart[]; name?: string }
-  | { role: "assistant"; content?: string | null; tool_calls?: OpenAIToolCall[]; refusal?: string | null; name?: string }
-  | { role: "tool"; tool_call_id: string; content: string | OpenAIContentPart[] }
+  | { role: "system" | "developer"; content: string | OpenAIContentPart[]; name?: string; metadata?: MessageMetadata }
+  | { role: "user"; content: string | OpenAIContentPart[]; name?: string; metadata?: MessageMetadata }
+  | { role: "assistant"; content?: string | null; tool_calls?: OpenAIToolCall[]; refusal?: string | null; name?: string; metadata?: MessageMetadata }
+  | { role: "tool"; tool_call_id: string; content: string | OpenAIContentPart[]; metadata?: MessageMetadata }
+
+/**
+ * The host's notes on a transcript message (either style): kept in the transcript, in a
+ * result's `messages` and in conversation stores, never sent to the provider (the client takes
+ * a message's top-level `metadata` off each request body, before `bodyTransform` sees it).
+ */
+export interface MessageMetadata {
+  /**
+   * On a compaction summary ({@link agents.compactor}): how many earlier messages it stands
+   * for and their token estimate (an earlier summary it folds in counts as what it recorded).
+   */
+  compacted?: { messages: number; tokens: number }
+  [key: string]: unknown
+}
 
 /** A block of an Anthropic message's content. */
 export type AnthropicContentBlock =
@@ -195,6 +209,8 @@ export type AnthropicContentBlock =
 export interface AnthropicMessage {
   role: "user" | "assistant"
   content: string | AnthropicContentBlock[]
+  /** The host's notes, never sent to the provider. */
+  metadata?: MessageMetadata
 }
 
 /** A Chat Completions response, as `afterLLM` sees it. */
