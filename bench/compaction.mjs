@@ -14,7 +14,7 @@
 //               the module's wasm linear memory along the way, with and without a compactor on
 //               the persona; the reference port's JS heap beside it.
 //
-//   node bench/compaction.mjs [--smoke] [--quick] [--repeats=N] [--only=compaction,heartbeat]
+//   node bench/compaction.mjs [--smoke] [--quick] [--repeats=N] [--only=compaction,heartbeat] [--ticks=N]
 import { fileURLToPath } from "node:url"
 import { importReference } from "./tools/reference-port.mjs"
 import { fmtUs, inChild, machineLine, median, orderFor, p50, parseFlags, ratio, versions } from "./lib/peer-runs.mjs"
@@ -145,7 +145,7 @@ async function heartbeatChild({ contender, ticks, compaction }) {
     const m = process.memoryUsage()
     return { tick, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, wasm: wasmBytes() }
   }
-  const marks = new Set([0, 10, 100, 250, 500, 750, ticks])
+  const marks = new Set([0, 10, 100, ticks / 4, ticks / 2, (3 * ticks) / 4, ticks].map(Math.round))
   const samples = [memory(0)]
   for (let tick = 1; tick <= ticks; tick++) {
     clock.advance(1000)
@@ -156,10 +156,13 @@ async function heartbeatChild({ contender, ticks, compaction }) {
     await new Promise((r) => setImmediate(r)) // let the beat's wait() callback record a substantive reply
     if (marks.has(tick)) samples.push(memory(tick))
   }
+  // The runtime's transition trace is kept for the runtime's life (in both libraries): part of
+  // any growth.
+  const trace = started.runtime.trace
   const expectedBeats = Math.floor(ticks / 100)
   if (started.beats.length !== expectedBeats) throw new Error(`${contender}: ${started.beats.length} beats, expected ${expectedBeats}: ${started.beats.slice(0, 3)}`)
   await started.stop()
-  return { samples, calls: counter.calls, beats: started.beats.length, maxMessages: counter.maxMessages, timersLeft: clock.timers.size }
+  return { samples, calls: counter.calls, beats: started.beats.length, maxMessages: counter.maxMessages, timersLeft: clock.timers.size, traceLines: trace.length, traceBytes: trace.join("\n").length }
 }
 
 if (flags.child) {
@@ -200,12 +203,12 @@ if (want("compaction")) {
 }
 
 if (want("heartbeat")) {
-  const ticks = flags.smoke ? 100 : 1000
+  const ticks = flags.ticks ?? (flags.smoke ? 100 : 1000)
   console.log(`\n  heartbeat: startAgent over ${ticks} ticks of a virtual clock (everyMs 1000), one model call a tick, in-process endpoint; after gc()`)
   for (const [contender, compaction] of [["toolnexus", true], ["toolnexus", false], ["reference", true], ["reference", false]]) {
     const r = inChild(script, { part: "heartbeat", contender, ticks, compaction })
     const label = `${contender === "toolnexus" ? "toolnexus-wasm" : "reference"}, ${compaction ? "compactor (maxTokens 2,000)" : "no compactor"}`
-    console.log(`    ${label}: ${r.calls} model calls, ${r.beats} substantive beats, longest request ${r.maxMessages} messages, ${r.timersLeft} timers left after stop()`)
+    console.log(`    ${label}: ${r.calls} model calls, ${r.beats} substantive beats, longest request ${r.maxMessages} messages, transition trace ${r.traceLines} lines (${(r.traceBytes / 1024).toFixed(0)} KiB), ${r.timersLeft} timers left after stop()`)
     console.log(`      tick        ${r.samples.map((s) => String(s.tick).padStart(9)).join("")}`)
     console.log(`      JS heap     ${r.samples.map((s) => mib(s.heapUsed).padStart(9)).join("")}`)
     if (contender === "toolnexus") console.log(`      wasm memory ${r.samples.map((s) => mib(s.wasm).padStart(9)).join("")}`)

@@ -200,7 +200,8 @@ if (flags.child) {
   const task = flags.child
   if (task.role === "server") {
     console.log(JSON.stringify({ url: await listen(task.contender) }))
-    // Serves until the parent kills it.
+    // Serves until the parent stops it (an orderly exit, so `node --cpu-prof` writes its profile).
+    process.on("SIGTERM", () => process.exit(0))
   } else {
     console.log(JSON.stringify(await loadChild(task)))
     process.exit(0)

@@ -23,7 +23,8 @@ export function parseFlags(argv) {
     else if (key === "repeats") flags.repeats = Number(value)
     else if (key === "child") flags.child = JSON.parse(Buffer.from(value, "base64url").toString("utf8"))
     else if (key === "only") flags.only = value.split(",")
-    else throw new Error(`unknown flag ${arg} (flags: --smoke --quick --repeats=N --only=a,b)`)
+    else if (key === "ticks") flags.ticks = Number(value)
+    else throw new Error(`unknown flag ${arg} (flags: --smoke --quick --repeats=N --only=a,b --ticks=N)`)
   }
   flags.repeats ??= flags.smoke ? 1 : 3
   return flags
