@@ -8,6 +8,7 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { prepareReference } from "../tools/reference-port.mjs"
+import { pkgUrl } from "../contenders/pkg.mjs"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const root = path.resolve(here, "..", "..")
@@ -60,16 +61,29 @@ export function median(xs) {
   return p50(xs)
 }
 
-/** The package versions a row names: this package (pkg/), the reference port, a peer SDK. */
+/**
+ * The package versions a row names: this package (pkg/, or TOOLNEXUS_PKG), the reference port
+ * (prepared here: a missing mirror or build ends the script with the reason), a peer SDK.
+ */
 export function versions() {
-  const pkg = JSON.parse(readFileSync(path.join(root, "pkg", "package.json"), "utf8"))
+  try {
+    return versionsOrThrow()
+  } catch (e) {
+    console.error(`bench: ${e.message}`)
+    process.exit(2)
+  }
+}
+
+function versionsOrThrow() {
+  const wasm = fileURLToPath(pkgUrl("node/toolnexus_bg.wasm"))
+  if (!existsSync(wasm)) throw new Error(`${wasm} is missing: build the package first (npm run build)`)
+  const pkg = JSON.parse(readFileSync(fileURLToPath(pkgUrl("package.json")), "utf8"))
   const ref = prepareReference({ quiet: true })
   const dep = (name, from) => {
     const file = path.join(from, "node_modules", ...name.split("/"), "package.json")
     return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).version : null
   }
   // pkg/ may be a copy of another worktree's build: name it by its module's hash and build time.
-  const wasm = path.join(root, "pkg", "node", "toolnexus_bg.wasm")
   const sha = createHash("sha256").update(readFileSync(wasm)).digest("hex").slice(0, 12)
   return {
     toolnexusWasm: `${pkg.version} (pkg/node/toolnexus_bg.wasm sha256 ${sha}…, ${statSync(wasm).mtime.toISOString().slice(0, 16)}Z)`,

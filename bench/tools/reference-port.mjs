@@ -34,15 +34,23 @@ function run(cmd, args, cwd) {
  * Throws with a clear message when the mirror is absent.
  */
 export function prepareReference({ quiet = false } = {}) {
+  const js = path.join(DIR, "js")
+  const stamp = path.join(DIR, "built-from")
+  const version = () => JSON.parse(readFileSync(path.join(js, "package.json"), "utf8")).version
+  const url = (file) => pathToFileURL(path.join(js, file)).href
   if (!existsSync(MIRROR)) {
+    // No mirror: a copy built earlier (by this script, or by hand) still serves.
+    if (existsSync(path.join(js, "dist", "index.js"))) {
+      const commit = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "unknown commit"
+      return { dir: js, commit, version: version(), url }
+    }
     throw new Error(
-      `reference port: no mirror at ${MIRROR}. Set TOOLNEXUS_REFERENCE_MIRROR to a clone (bare or not) of ` +
-        "https://github.com/muthuishere/toolnexus, or TOOLNEXUS_REFERENCE_DIR to a built copy of its js/ directory.",
+      `reference port: no mirror at ${MIRROR} and no built copy at ${js}/dist/index.js. Set ` +
+        "TOOLNEXUS_REFERENCE_MIRROR to a clone (bare or not) of https://github.com/muthuishere/toolnexus, or " +
+        "TOOLNEXUS_REFERENCE_DIR to a directory whose js/ holds the reference port built (npm ci && npm run build).",
     )
   }
   const commit = git("rev-parse", `${REV}^{commit}`)
-  const js = path.join(DIR, "js")
-  const stamp = path.join(DIR, "built-from")
   const built = existsSync(path.join(js, "dist", "index.js")) && existsSync(stamp) && readFileSync(stamp, "utf8").trim() === commit
   if (!built) {
     if (!quiet) console.error(`reference port: building ${commit.slice(0, 12)} into ${DIR}`)
@@ -56,8 +64,7 @@ export function prepareReference({ quiet = false } = {}) {
     run("npm", ["run", "build", "--silent"], js)
     writeFileSync(stamp, commit + "\n")
   }
-  const version = JSON.parse(readFileSync(path.join(js, "package.json"), "utf8")).version
-  return { dir: js, commit, version, url: (file) => pathToFileURL(path.join(js, file)).href }
+  return { dir: js, commit, version: version(), url }
 }
 
 /** Imports the built reference port (`dist/index.js`), preparing it first. */
