@@ -17,7 +17,7 @@
 //   node bench/compaction.mjs [--smoke] [--quick] [--repeats=N] [--only=compaction,heartbeat] [--ticks=N]
 import { fileURLToPath } from "node:url"
 import { importReference } from "./tools/reference-port.mjs"
-import { fmtUs, inChild, machineLine, median, orderFor, p50, parseFlags, ratio, versions } from "./lib/peer-runs.mjs"
+import { fmtUs, inChild, machineLine, median, orderFor, parseFlags, ratio, timeRuns, versions } from "./lib/peer-runs.mjs"
 import { nodeBuild, pkgUrl } from "./contenders/pkg.mjs"
 
 const flags = parseFlags(process.argv.slice(2))
@@ -73,16 +73,8 @@ async function compactionChild({ contender, mode, warmup, iters }) {
     }
     return out.messages.length
   }
-  let kept
-  for (let i = 0; i < warmup; i++) kept = await check()
-  globalThis.gc?.()
-  const samples = []
-  for (let i = 0; i < iters; i++) {
-    const t = performance.now()
-    await check()
-    samples.push((performance.now() - t) * 1000)
-  }
-  return { p50: p50(samples), min: Math.min(...samples), kept, bytes: JSON.stringify(messages).length }
+  const { p50, min, last: kept } = await timeRuns(check, { warmup, iters })
+  return { p50, min, kept, bytes: JSON.stringify(messages).length }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url"
 import { importReference } from "./tools/reference-port.mjs"
 import { BASE_URL, DEPTH, MODEL, SHAPES, agentsFetch } from "./lib/agents-script.mjs"
-import { fmtUs, inChild, machineLine, median, orderFor, p50, parseFlags, ratio, versions } from "./lib/peer-runs.mjs"
+import { fmtUs, inChild, machineLine, median, orderFor, parseFlags, ratio, timeRuns, versions } from "./lib/peer-runs.mjs"
 import { pkgUrl } from "./contenders/pkg.mjs"
 
 const CONTENDERS = ["bare", "toolnexus", "reference"]
@@ -83,19 +83,8 @@ async function child({ contender, shape, warmup, iters }) {
   // whose model is on the network: this package frees a finished runtime's module memory
   // through finalizers, which run only then (a loop that never yields keeps every runtime's).
   const turn = () => new Promise((resolve) => setImmediate(resolve))
-  for (let i = 0; i < warmup; i++) {
-    await check()
-    await turn()
-  }
-  globalThis.gc?.()
-  const samples = []
-  for (let i = 0; i < iters; i++) {
-    const t = performance.now()
-    await check()
-    samples.push((performance.now() - t) * 1000)
-    await turn()
-  }
-  return { p50: p50(samples), min: Math.min(...samples) }
+  const { p50, min } = await timeRuns(check, { warmup, iters, between: turn })
+  return { p50, min }
 }
 
 if (flags.child) {

@@ -57,6 +57,27 @@ export function p50(samples) {
   return (s[Math.floor(q)] + s[Math.ceil(q)]) / 2
 }
 
+/**
+ * `warmup` untimed calls of `check`, a `gc()`, then `iters` calls each timed alone; `between`
+ * (optional) runs after every call, outside the timing. → {p50, min} in µs and the last result.
+ */
+export async function timeRuns(check, { warmup, iters, between }) {
+  let last
+  for (let i = 0; i < warmup; i++) {
+    last = await check()
+    if (between) await between()
+  }
+  globalThis.gc?.()
+  const samples = []
+  for (let i = 0; i < iters; i++) {
+    const t = performance.now()
+    last = await check()
+    samples.push((performance.now() - t) * 1000)
+    if (between) await between()
+  }
+  return { p50: p50(samples), min: Math.min(...samples), last }
+}
+
 export function median(xs) {
   return p50(xs)
 }
