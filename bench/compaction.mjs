@@ -39,7 +39,7 @@ async function library(name) {
 // Compaction
 
 /** ~1 MB: a system prompt and 499 messages of ~2 KB, in tool-call groups of four. */
-export function transcript() {
+function transcript() {
   const text = (i, size) => `message ${i}: ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(size / 27))}`.slice(0, size)
   const messages = [{ role: "system", content: text(0, 2000) }]
   for (let i = 1; messages.length < 500; i++) {
