@@ -156,11 +156,19 @@ export function compactor(options) {
     let tailTokens
     let total
     if (countTokens === undefined) {
-      const sizes = messages.map(messageTokens)
-      const suffix = new Array(messages.length + 1).fill(0)
-      for (let i = messages.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + sizes[i]
-      tailTokens = (i) => suffix[i]
-      total = suffix[0]
+      // The no-op check (the common case) only sums; the running tail sums are made when needed.
+      const sizes = new Array(messages.length)
+      total = 0
+      for (let i = 0; i < messages.length; i++) total += sizes[i] = messageTokens(messages[i])
+      let suffix
+      tailTokens = (i) => {
+        if (suffix === undefined) {
+          suffix = new Array(messages.length + 1)
+          suffix[messages.length] = 0
+          for (let j = messages.length - 1; j >= 0; j--) suffix[j] = suffix[j + 1] + sizes[j]
+        }
+        return suffix[i]
+      }
     } else {
       tailTokens = (i) => countTokens(messages.slice(i))
       total = countTokens(messages)
