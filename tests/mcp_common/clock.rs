@@ -84,6 +84,42 @@ impl Clock for VirtualClock {
     }
 }
 
+/// The `Spawn` of [`run_spawning`]: tasks join the same pool.
+pub struct PoolSpawn(futures_executor::LocalSpawner);
+
+impl toolnexus::core::host::Spawn for PoolSpawn {
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        self.0.spawn_local(task).unwrap();
+    }
+}
+
+/// [`run`], with a `Spawn` whose tasks run in the same pool (until `future` is done).
+pub fn run_spawning<T: 'static, F: Future<Output = T> + 'static>(
+    clock: &Rc<VirtualClock>,
+    make: impl FnOnce(Rc<dyn toolnexus::core::host::Spawn>) -> F,
+) -> T {
+    let mut pool = LocalPool::new();
+    let spawn: Rc<dyn toolnexus::core::host::Spawn> = Rc::new(PoolSpawn(pool.spawner()));
+    let future = make(spawn);
+    let out: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
+    let slot = out.clone();
+    pool.spawner()
+        .spawn_local(async move {
+            *slot.borrow_mut() = Some(future.await);
+        })
+        .unwrap();
+    loop {
+        pool.run_until_stalled();
+        if let Some(value) = out.borrow_mut().take() {
+            return value;
+        }
+        assert!(
+            clock.advance(),
+            "deadlock: every task waits and no timer is set"
+        );
+    }
+}
+
 /// Runs `future` to completion, moving virtual time forward whenever everything waits.
 pub fn run<T: 'static>(clock: &Rc<VirtualClock>, future: impl Future<Output = T> + 'static) -> T {
     let mut pool = LocalPool::new();
