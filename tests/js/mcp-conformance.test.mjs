@@ -40,17 +40,34 @@ async function clientScenarios() {
   return [...stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1])
 }
 
+// Checks that measure wall-clock delays (sse-retry's reconnection between 450 and 1000 ms): on
+// a loaded machine a run may miss them, so a scenario failing only those is run again, up to
+// three times in all; any other failure counts at once.
+const TIMING_CHECKS = new Set(["client-sse-retry-timing"])
+
 /** Runs one scenario; `{passed, why}`. */
 async function scenario(name, outDir) {
+  let outcome
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    outcome = await attemptScenario(name, outDir)
+    if (outcome.passed || !outcome.timingOnly) break
+    console.log(`  ${name}: only a timing check failed (${outcome.why}); running it again`)
+  }
+  return outcome
+}
+
+async function attemptScenario(name, outDir) {
   const dir = mkdtempSync(join(outDir, "s-"))
   const { code, stdout, stderr } = await run(["client", "--command", command, "--scenario", name, "--timeout", "60000", "-o", dir])
   const [results] = readdirSync(dir)
   const checksFile = results && join(dir, results, "checks.json")
   const checks = checksFile && existsSync(checksFile) ? JSON.parse(readFileSync(checksFile, "utf8")) : []
-  const failures = checks.filter((c) => c.status === "FAILURE").map((c) => `${c.name}: ${c.errorMessage ?? c.description}`)
+  const failed = checks.filter((c) => c.status === "FAILURE")
+  const failures = failed.map((c) => `${c.name}: ${c.errorMessage ?? c.description}`)
   const passed = code === 0 && checks.length > 0 && failures.length === 0
+  const timingOnly = failed.length > 0 && failed.every((c) => TIMING_CHECKS.has(c.id))
   const why = failures.length ? failures.join("; ") : code !== 0 ? `exit ${code}: ${(stdout + stderr).trim().split("\n").slice(-5).join(" | ")}` : "no checks recorded"
-  return { passed, why }
+  return { passed, why, timingOnly }
 }
 
 test("every client scenario of the MCP conformance suite: the expected ones pass", { skip, timeout: 900_000 }, async () => {
