@@ -49,6 +49,8 @@ pub struct Toolkit {
     inner: RefCell<Inner>,
     clock: Option<Rc<dyn Clock>>,
     skills_prompt: String,
+    /// `disable_tools`, kept for tools that arrive later ([`replace`](Self::replace)).
+    disabled: Vec<String>,
 }
 
 #[derive(Default)]
@@ -82,6 +84,7 @@ impl Toolkit {
             .chain(sources.extras);
         let kit = Toolkit {
             skills_prompt: sources.skills_prompt,
+            disabled: sources.disable_tools.clone(),
             ..Toolkit::default()
         };
         let mut warnings = Vec::new();
@@ -177,7 +180,8 @@ impl Toolkit {
 
     /// Swaps tools `old` (found by identity) for `new`, in the place of the first of `old` (at
     /// the end when none is left); a name in `new` already taken by a tool that stays is
-    /// refused with a warning. Used when an MCP server's tool list changed.
+    /// refused with a warning, a disabled name skipped. Used when an MCP server's tool list
+    /// changed.
     ///
     /// ```
     /// # use toolnexus::core::toolkit::Toolkit;
@@ -194,6 +198,9 @@ impl Toolkit {
         let mut added = Vec::new();
         for tool in new {
             let name = &tool.spec().name;
+            if self.disabled.contains(name) {
+                continue;
+            }
             if kept
                 .iter()
                 .chain(&added)

@@ -95,6 +95,15 @@ impl StreamableHttp {
     }
 }
 
+/// A transport dropped without `close` (a load given up midway) stops its GET stream too.
+impl Drop for StreamableHttp {
+    fn drop(&mut self) {
+        if let Some(listener) = self.session.borrow_mut().listener.take() {
+            listener.abort();
+        }
+    }
+}
+
 /// What a request future needs after the transport method returned.
 #[derive(Clone)]
 pub(super) struct Poster {

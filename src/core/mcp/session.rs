@@ -59,17 +59,7 @@ pub async fn bounded_by<T>(
         }
         None => Box::pin(std::future::pending()),
     };
-    let (timer, due) = (clock.clone(), deadline.clone());
-    let expiry = Box::pin(async move {
-        loop {
-            let left = due.at() - timer.now_ms();
-            if left <= 0.0 {
-                break;
-            }
-            timer.sleep(left).await;
-        }
-    });
-    let limits = select(expiry, stop);
+    let limits = select(expiry(clock.clone(), deadline.clone()), stop);
     match select(Box::pin(work), limits).await {
         Either::Left((outcome, _)) => outcome,
         Either::Right((Either::Left(_), _)) => Err(McpError::Timeout {
@@ -78,6 +68,20 @@ pub async fn bounded_by<T>(
         }),
         Either::Right((Either::Right((reason, _)), _)) => Err(McpError::Aborted(reason)),
     }
+}
+
+/// Resolves once `deadline` has passed (it may move later meanwhile). Not generic, so every
+/// caller of [`bounded_by`] shares one copy.
+fn expiry(clock: Rc<dyn Clock>, deadline: Rc<Deadline>) -> LocalBoxFuture<'static, ()> {
+    Box::pin(async move {
+        loop {
+            let left = deadline.at() - clock.now_ms();
+            if left <= 0.0 {
+                break;
+            }
+            clock.sleep(left).await;
+        }
+    })
 }
 
 /// A session over a transport.
