@@ -122,22 +122,5 @@ pub fn run_spawning<T: 'static, F: Future<Output = T> + 'static>(
 
 /// Runs `future` to completion, moving virtual time forward whenever everything waits.
 pub fn run<T: 'static>(clock: &Rc<VirtualClock>, future: impl Future<Output = T> + 'static) -> T {
-    let mut pool = LocalPool::new();
-    let out: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
-    let slot = out.clone();
-    pool.spawner()
-        .spawn_local(async move {
-            *slot.borrow_mut() = Some(future.await);
-        })
-        .unwrap();
-    loop {
-        pool.run_until_stalled();
-        if let Some(value) = out.borrow_mut().take() {
-            return value;
-        }
-        assert!(
-            clock.advance(),
-            "deadlock: every task waits and no timer is set"
-        );
-    }
+    run_spawning(clock, |_| future)
 }

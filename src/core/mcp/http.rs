@@ -14,8 +14,8 @@ use super::http_read::{clip, http_error, next_bytes, read_all};
 use super::transport::{reply, McpError, ServerRequests, Transport};
 use futures_util::future::select;
 
+use crate::core::agents::signal::TurnAbort;
 use crate::core::host::{Clock, HeadedResponse, Http, HttpRequest, LocalBoxFuture, Signal, Spawn};
-use futures_util::future::AbortHandle;
 
 /// How long the rest of a body is read once its answer is in, so the connection ends cleanly
 /// (and is kept alive) instead of being cancelled.
@@ -35,7 +35,7 @@ pub(super) struct Session {
     pub(super) id: Option<String>,
     protocol: Option<String>,
     /// Stops the standalone GET stream's reader.
-    pub(super) listener: Option<AbortHandle>,
+    pub(super) listener: Option<Rc<TurnAbort>>,
 }
 
 /// One server's HTTP endpoint.
@@ -99,7 +99,7 @@ impl StreamableHttp {
 impl Drop for StreamableHttp {
     fn drop(&mut self) {
         if let Some(listener) = self.session.borrow_mut().listener.take() {
-            listener.abort();
+            listener.abort("the MCP client was dropped");
         }
     }
 }
@@ -244,7 +244,7 @@ impl Transport for StreamableHttp {
     fn reset(&self) {
         let old = std::mem::take(&mut *self.session.borrow_mut());
         if let Some(listener) = old.listener {
-            listener.abort();
+            listener.abort("the MCP session ended");
         }
     }
 

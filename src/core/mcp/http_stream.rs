@@ -5,14 +5,15 @@
 //! requests and notifications until the session is reset or closed.
 
 use crate::core::json::value::Value;
-use futures_util::future::{abortable, select, Either};
+use futures_util::future::{select, Either};
 use std::rc::Rc;
 
 use super::http::Poster;
 use super::http_read::{http_error, next_bytes};
 use super::jsonrpc::{classify, Incoming};
 use super::transport::{McpError, ServerRequests};
-use crate::core::host::{HeadedResponse, LocalBoxFuture, Spawn};
+use crate::core::agents::signal::{AbortHandle, TurnAbort};
+use crate::core::host::{Cancel, HeadedResponse, LocalBoxFuture, Spawn};
 use crate::core::wire::sse::{SseDecoder, SseEvent};
 
 /// The reconnection delay when the server named none, in milliseconds.
@@ -136,12 +137,14 @@ impl Poster {
             };
             poster.keep_reading(response, handler, reader_spawn).await;
         };
-        let (task, handle) = abortable(reading);
-        if let Some(old) = self.session.borrow_mut().listener.replace(handle) {
-            old.abort();
+        let stop = TurnAbort::new();
+        let stopped = AbortHandle(stop.clone()).wait();
+        if let Some(old) = self.session.borrow_mut().listener.replace(stop) {
+            old.abort("replaced");
         }
         spawn.spawn(Box::pin(async move {
-            let _ = task.await;
+            // Stopping drops the reader, and with it the response (its fetch is aborted).
+            select(Box::pin(reading), stopped).await;
         }));
     }
 
