@@ -218,6 +218,9 @@ fn progress_for_another_token_does_not_extend_the_call() {
     assert_eq!(clock.now(), 1000.0);
 }
 
+/// A server's tool names before and after a change.
+type Swap = (Vec<String>, Vec<String>);
+
 fn list_changed() -> Value {
     json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 }
@@ -250,7 +253,7 @@ fn the_standalone_stream_answers_elicitations_with_defaults_and_refreshes_tools_
         ),
         wait_for.clone(),
     );
-    let changes: Rc<RefCell<Vec<(Vec<String>, Vec<String>)>>> = Rc::default();
+    let changes: Rc<RefCell<Vec<Swap>>> = Rc::default();
     let seen = changes.clone();
     let (fake2, timer) = (fake.clone(), clock.clone());
     let before = run_spawning(&clock, move |spawn| async move {

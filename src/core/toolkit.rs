@@ -53,6 +53,10 @@ pub struct Toolkit {
     disabled: Vec<String>,
 }
 
+/// Told a source's tools before and after they changed (an MCP server's `list_changed`, through
+/// `McpSource::on_tools_changed`); a toolkit answers it with [`Toolkit::replace`].
+pub type ToolsChanged = Rc<dyn Fn(&[SharedTool], &[SharedTool])>;
+
 #[derive(Default)]
 struct Inner {
     tools: Vec<SharedTool>,

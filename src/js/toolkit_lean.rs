@@ -2,7 +2,6 @@
 //! no skills, no A2A agents and no built-in tools, so an option asking for one is refused with the entry
 //! point that has it, never silently ignored.
 
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{get, js_error, to_json};
@@ -93,7 +92,7 @@ pub fn mcp_errors(mcp: &Mcp) -> Result<JsValue, JsValue> {
 }
 
 /// Unreachable: there is no `Mcp` value.
-pub fn on_tools_changed(mcp: &Mcp, _f: Rc<dyn Fn(&[SharedTool], &[SharedTool])>) {
+pub fn on_tools_changed(mcp: &Mcp, _f: crate::core::toolkit::ToolsChanged) {
     match *mcp {}
 }
 

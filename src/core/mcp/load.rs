@@ -41,8 +41,7 @@ pub struct McpHost {
     pub spawn: Option<Rc<dyn Spawn>>,
 }
 
-/// Told a server's tools before and after its tool list changed.
-pub type ToolsChanged = Rc<dyn Fn(&[SharedTool], &[SharedTool])>;
+pub use crate::core::toolkit::ToolsChanged;
 
 /// A server's status (SPEC §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
