@@ -203,3 +203,50 @@ fn a_hanging_child_is_given_up_at_its_timeout_and_killed() {
     );
     assert_eq!(clock.now(), 700.0);
 }
+
+#[test]
+fn progress_over_stdio_gives_a_waiting_call_its_timeout_again() {
+    use toolnexus::core::host::Clock;
+    let clock = VirtualClock::new();
+    let (host, process) = local_host(&clock);
+    let source = load_local(
+        json!({"local": {"command": "srv", "timeout": 1000}}),
+        host,
+        &clock,
+    );
+    let state = process.spawned.borrow()[0].1.clone();
+    let hold = source
+        .tools
+        .iter()
+        .find(|t| t.spec().name == "local_hold")
+        .unwrap()
+        .clone();
+    let release = source
+        .tools
+        .iter()
+        .find(|t| t.spec().name == "local_release")
+        .unwrap()
+        .clone();
+    let timer = clock.clone();
+    let (held, released) = run(&clock, async move {
+        let call = hold.execute(json!({}), Context::default());
+        let driver = async {
+            let token =
+                state.written.borrow().last().unwrap()["params"]["_meta"]["progressToken"].clone();
+            for _ in 0..3 {
+                timer.sleep(700.0).await;
+                state.emit(json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1}}));
+            }
+            timer.sleep(700.0).await;
+            release.execute(json!({}), Context::default()).await
+        };
+        futures_util::future::join(call, driver).await
+    });
+    assert_eq!((held.output.as_str(), held.is_error), ("held", false));
+    assert_eq!(released.output, "released");
+    assert_eq!(
+        clock.now(),
+        2800.0,
+        "past the 1000 ms timeout, thanks to progress"
+    );
+}

@@ -286,3 +286,31 @@ fn a_fast_tool_beats_its_timeout() {
     let out = block_on(kit.execute("fast", json!({"a": 1}), ctx));
     assert_eq!(out, ToolResult::ok(r#"{"a":1}"#));
 }
+
+#[test]
+fn replace_swaps_a_servers_tools_in_place_skipping_disabled_and_taken_names() {
+    let old = vec![shared(&echo("srv_a", "mcp")), shared(&echo("srv_b", "mcp"))];
+    let sources = Sources {
+        mcp: old.clone(),
+        extras: vec![shared(&echo("mine", "native"))],
+        disable_tools: vec!["srv_off".into()],
+        ..Sources::default()
+    };
+    let (kit, _) = Toolkit::assemble(sources);
+    let before = kit.tool_list("openai", |specs| format!("{}", specs.len()));
+    let new = ["srv_b", "srv_c", "srv_off", "mine"]
+        .map(|n| shared(&echo(n, "mcp")))
+        .to_vec();
+    let warnings = kit.replace(&old, new);
+    assert_eq!(names(&kit.tools()), ["srv_b", "srv_c", "mine"]);
+    assert_eq!(warnings, ["duplicate tool name \"mine\" — keeping first"]);
+    assert!(kit.get("srv_a").is_none() && kit.get("srv_c").is_some());
+    assert_eq!(kit.get("mine").unwrap().spec().source, "native");
+    let after = kit.tool_list("openai", |specs| format!("{}", specs.len()));
+    assert_eq!(
+        (before.text(), after.text()),
+        ("3", "3"),
+        "the cached list was rebuilt"
+    );
+    assert!(!Rc::ptr_eq(&before, &after));
+}

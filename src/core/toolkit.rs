@@ -49,7 +49,13 @@ pub struct Toolkit {
     inner: RefCell<Inner>,
     clock: Option<Rc<dyn Clock>>,
     skills_prompt: String,
+    /// `disable_tools`, kept for tools that arrive later ([`replace`](Self::replace)).
+    disabled: Vec<String>,
 }
+
+/// Told a source's tools before and after they changed (an MCP server's `list_changed`, through
+/// `McpSource::on_tools_changed`); a toolkit answers it with [`Toolkit::replace`].
+pub type ToolsChanged = Rc<dyn Fn(&[SharedTool], &[SharedTool])>;
 
 #[derive(Default)]
 struct Inner {
@@ -82,6 +88,7 @@ impl Toolkit {
             .chain(sources.extras);
         let kit = Toolkit {
             skills_prompt: sources.skills_prompt,
+            disabled: sources.disable_tools.clone(),
             ..Toolkit::default()
         };
         let mut warnings = Vec::new();
@@ -173,6 +180,53 @@ impl Toolkit {
         inner.tools.push(tool);
         inner.lists.clear();
         Ok(())
+    }
+
+    /// Swaps tools `old` (found by identity) for `new`, in the place of the first of `old` (at
+    /// the end when none is left); a name in `new` already taken by a tool that stays is
+    /// refused with a warning, a disabled name skipped. Used when an MCP server's tool list
+    /// changed.
+    ///
+    /// ```
+    /// # use toolnexus::core::toolkit::Toolkit;
+    /// let kit = Toolkit::default();
+    /// assert!(kit.replace(&[], Vec::new()).is_empty());
+    /// ```
+    pub fn replace(&self, old: &[SharedTool], new: Vec<SharedTool>) -> Vec<String> {
+        let mut inner = self.inner.borrow_mut();
+        let is_old = |t: &SharedTool| old.iter().any(|o| Rc::ptr_eq(o, t));
+        let at = inner.tools.iter().position(is_old);
+        let mut kept: Vec<SharedTool> =
+            inner.tools.iter().filter(|t| !is_old(t)).cloned().collect();
+        let mut warnings = Vec::new();
+        let mut added = Vec::new();
+        for tool in new {
+            let name = &tool.spec().name;
+            if self.disabled.contains(name) {
+                continue;
+            }
+            if kept
+                .iter()
+                .chain(&added)
+                .any(|t: &SharedTool| &t.spec().name == name)
+            {
+                warnings.push(format!("duplicate tool name \"{name}\" — keeping first"));
+            } else {
+                added.push(tool);
+            }
+        }
+        let at = at.unwrap_or(kept.len()).min(kept.len());
+        kept.splice(at..at, added);
+        let mut index = Names::default();
+        for (position, tool) in kept.iter().enumerate() {
+            index.insert(tool.spec().name.clone(), position);
+        }
+        *inner = Inner {
+            tools: kept,
+            index,
+            lists: Vec::new(),
+        };
+        warnings
     }
 
     /// Routes a call: an unknown name, arguments that are not an object or do not match the

@@ -154,6 +154,7 @@ fn host(options: &JsValue, wait_for: Option<Rc<dyn WaitFor>>) -> Result<McpHost,
         clock: Rc::new(JsClock),
         env,
         wait_for,
+        spawn: Some(Rc::new(super::agents_host::LocalSpawn)),
     })
 }
 

@@ -526,10 +526,26 @@ fn build(options: &JsValue, loaded: sources::Loaded) -> Result<ToolkitHandle, Js
         skill_cards,
         agents: RefCell::new(agent_rows),
     };
-    Ok(ToolkitHandle {
-        state: Rc::new(state),
-        id,
-    })
+    let state = Rc::new(state);
+    if let Some(mcp) = &state.mcp {
+        // A server's changed tool list swaps its tools in place (their JS faces with them).
+        let watched = Rc::downgrade(&state);
+        sources::on_tools_changed(
+            mcp,
+            Rc::new(move |old: &[SharedTool], new: &[SharedTool]| {
+                let Some(state) = watched.upgrade() else {
+                    return;
+                };
+                for tool in old {
+                    state.faces.borrow_mut().remove(tool.spec().name.as_str());
+                }
+                for warning in state.kit.replace(old, new.to_vec()) {
+                    warn(&warning);
+                }
+            }),
+        );
+    }
+    Ok(ToolkitHandle { state, id })
 }
 
 /// Assembles a toolkit (SPEC §4). Resolves to a [`Toolkit`]; invalid options reject with an

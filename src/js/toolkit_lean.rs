@@ -92,6 +92,11 @@ pub fn mcp_errors(mcp: &Mcp) -> Result<JsValue, JsValue> {
 }
 
 /// Unreachable: there is no `Mcp` value.
+pub fn on_tools_changed(mcp: &Mcp, _f: crate::core::toolkit::ToolsChanged) {
+    match *mcp {}
+}
+
+/// Unreachable: there is no `Mcp` value.
 pub async fn close(mcp: Mcp) {
     match mcp {}
 }

@@ -92,6 +92,11 @@ pub fn mcp_errors(mcp: &Mcp) -> Result<JsValue, JsValue> {
     super::mcp::errors_object(&mcp.servers)
 }
 
+/// Calls `f` with a server's old and new tools each time its tool list changed.
+pub fn on_tools_changed(mcp: &Mcp, f: crate::core::mcp::load::ToolsChanged) {
+    mcp.on_tools_changed(f);
+}
+
 /// Ends every session.
 pub async fn close(mcp: Mcp) {
     mcp.close().await;

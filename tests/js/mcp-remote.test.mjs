@@ -71,13 +71,14 @@ test("paginated lists are followed to the end", async () => {
   await toolkit.close()
 })
 
-test("every request after initialize carries the session id and the protocol version", async () => {
+test("every request after initialize carries the session id and the protocol version (the standalone GET stream too)", async () => {
   const before = server.requests.length
   const toolkit = await kit({ s: { url: server.url("/mcp") } })
   await toolkit.execute("s_echo", { text: "x" })
   await toolkit.close()
   const mine = server.requests.slice(before)
-  assert.deepEqual(mine.map((r) => r.body?.method ?? r.method), ["initialize", "notifications/initialized", "tools/list", "tools/call", "DELETE"])
+  assert.deepEqual(mine.map((r) => r.body?.method ?? r.method), ["initialize", "notifications/initialized", "GET", "tools/list", "tools/call", "DELETE"])
+  assert.equal(mine[2].headers.accept, "text/event-stream")
   assert.equal(mine[0].headers["mcp-session-id"], undefined)
   assert.equal(mine[0].body.params.protocolVersion, "2025-11-25")
   assert.deepEqual(mine[0].body.params.capabilities, {})
@@ -87,7 +88,7 @@ test("every request after initialize carries the session id and the protocol ver
     assert.equal(r.headers["mcp-session-id"], session)
     assert.equal(r.headers["mcp-protocol-version"], "2025-11-25")
   }
-  assert.equal(mine[4].method, "DELETE")
+  assert.equal(mine[5].method, "DELETE")
   assert.equal(server.transports.has(session), false, "the server ended the session")
 })
 

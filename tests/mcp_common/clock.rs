@@ -84,9 +84,23 @@ impl Clock for VirtualClock {
     }
 }
 
-/// Runs `future` to completion, moving virtual time forward whenever everything waits.
-pub fn run<T: 'static>(clock: &Rc<VirtualClock>, future: impl Future<Output = T> + 'static) -> T {
+/// The `Spawn` of [`run_spawning`]: tasks join the same pool.
+pub struct PoolSpawn(futures_executor::LocalSpawner);
+
+impl toolnexus::core::host::Spawn for PoolSpawn {
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        self.0.spawn_local(task).unwrap();
+    }
+}
+
+/// [`run`], with a `Spawn` whose tasks run in the same pool (until `future` is done).
+pub fn run_spawning<T: 'static, F: Future<Output = T> + 'static>(
+    clock: &Rc<VirtualClock>,
+    make: impl FnOnce(Rc<dyn toolnexus::core::host::Spawn>) -> F,
+) -> T {
     let mut pool = LocalPool::new();
+    let spawn: Rc<dyn toolnexus::core::host::Spawn> = Rc::new(PoolSpawn(pool.spawner()));
+    let future = make(spawn);
     let out: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
     let slot = out.clone();
     pool.spawner()
@@ -104,4 +118,9 @@ pub fn run<T: 'static>(clock: &Rc<VirtualClock>, future: impl Future<Output = T>
             "deadlock: every task waits and no timer is set"
         );
     }
+}
+
+/// Runs `future` to completion, moving virtual time forward whenever everything waits.
+pub fn run<T: 'static>(clock: &Rc<VirtualClock>, future: impl Future<Output = T> + 'static) -> T {
+    run_spawning(clock, |_| future)
 }

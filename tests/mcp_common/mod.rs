@@ -28,7 +28,7 @@ use toolnexus::core::mcp::process::Process;
 use toolnexus::core::mcp::McpHost;
 use toolnexus::core::types::Request;
 
-pub use clock::{run, VirtualClock};
+pub use clock::{run, run_spawning, VirtualClock};
 pub use load::{call, load_with, names};
 pub use server::{FakeMcp, Mode, Reply};
 
@@ -63,6 +63,7 @@ pub fn host(http: Option<Rc<dyn Http>>, clock: Rc<dyn Clock>) -> McpHost {
         clock,
         env: Rc::new(|name: &str| (name == "TOKEN").then(|| "s3cret-value".to_owned())),
         wait_for: None,
+        spawn: None,
     }
 }
 

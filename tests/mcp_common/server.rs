@@ -35,11 +35,16 @@ pub enum Reply {
     Elicit(Value, fn(&Value) -> Value),
     /// Answers as the inner reply after this many (virtual) milliseconds.
     After(f64, Box<Reply>),
+    /// An event stream of these texts, each sent at its (virtual) time after the request,
+    /// then the end of the stream, or a hang when `hang`.
+    Timed(Vec<(f64, String)>, bool),
 }
 
 /// One request the server saw.
 #[derive(Clone, Debug)]
 pub struct Seen {
+    /// When it arrived (the fake's clock; 0 without one).
+    pub at: f64,
     pub method: String,
     pub headers: Vec<(String, String)>,
     pub body: Value,
@@ -200,6 +205,23 @@ impl FakeMcp {
                 vec![bytes(": open\n\n"), Part::Hang],
             ),
             Reply::Result(result) => self.encoded(message(json!({"result": result}))),
+            Reply::Timed(texts, hang) => {
+                let clock = self
+                    .clock
+                    .borrow()
+                    .clone()
+                    .expect("Reply::Timed needs fake.clock");
+                let mut parts = Vec::new();
+                for (at, text) in texts {
+                    // Made now, so each one is due `at` after the request.
+                    parts.push(Part::Sleep(clock.sleep(at)));
+                    parts.push(Part::Bytes(text.into_bytes()));
+                }
+                if hang {
+                    parts.push(Part::Hang);
+                }
+                (200, "text/event-stream", parts)
+            }
             Reply::Error(code, text) => {
                 self.encoded(message(json!({"error": {"code": code, "message": text}})))
             }
@@ -243,13 +265,37 @@ impl FakeMcp {
         let body: Value = request.body.as_deref().map_or(Value::Null, |b| {
             serde_json::from_str(b).unwrap_or(Value::Null)
         });
+        let at = self.clock.borrow().as_ref().map_or(0.0, |c| c.now_ms());
         self.seen.borrow_mut().push(Seen {
+            at,
             method: request.method.to_string(),
             headers: request.headers.to_vec(),
             body: body.clone(),
         });
         if request.method == "DELETE" {
             return Handled::Now(self.respond(200, "text/plain", Vec::new()));
+        }
+        if request.method == "GET" {
+            // The standalone or a resumed stream: scripted by `GET` (and `GET:<last event id>`).
+            let last = request
+                .headers
+                .iter()
+                .find(|(n, _)| n == "last-event-id")
+                .map(|(_, v)| v.clone());
+            let overrides = self.overrides.borrow();
+            let reply = last
+                .and_then(|id| overrides.get(&format!("GET:{id}")))
+                .or_else(|| overrides.get("GET"))
+                .cloned();
+            drop(overrides);
+            return match reply {
+                Some(reply) => match self.answer(Value::Null, reply) {
+                    Ok(response) => Handled::Now(response),
+                    Err(None) => Handled::Hang,
+                    Err(Some(later)) => Handled::Later(later),
+                },
+                None => Handled::Now(self.respond(405, "text/plain", vec![bytes("no")])),
+            };
         }
         let method = body["method"].as_str().map(str::to_owned);
         let id = body.get("id").cloned();

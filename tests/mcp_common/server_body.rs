@@ -22,6 +22,8 @@ pub enum Part {
     Bytes(Vec<u8>),
     /// Waits for the client's answer to server request `id`, then sends `then(answer)`.
     Await(String, Then),
+    /// Waits for this (a virtual-clock sleep), then goes on.
+    Sleep(LocalBoxFuture<'static, ()>),
     Hang,
 }
 
@@ -32,28 +34,40 @@ pub struct Script {
 
 impl ByteStream for Script {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Option<Result<Vec<u8>, HttpError>>> {
-        Box::pin(std::future::poll_fn(move |cx| match self.parts.front() {
-            None => Poll::Ready(None),
-            Some(Part::Hang) => Poll::Pending,
-            Some(Part::Bytes(_)) => match self.parts.pop_front() {
-                Some(Part::Bytes(b)) => Poll::Ready(Some(Ok(b))),
-                _ => unreachable!(),
-            },
-            Some(Part::Await(id, _)) => {
-                let answer = self.replies.got.borrow().get(id).cloned();
-                match answer {
-                    Some(answer) => match self.parts.pop_front() {
-                        Some(Part::Await(_, then)) => {
-                            Poll::Ready(Some(Ok(then(&answer["result"]))))
-                        }
-                        _ => unreachable!(),
-                    },
-                    None => {
-                        self.replies.wakers.borrow_mut().push(cx.waker().clone());
-                        Poll::Pending
+        Box::pin(std::future::poll_fn(move |cx| loop {
+            if let Some(Part::Sleep(sleep)) = self.parts.front_mut() {
+                match sleep.as_mut().poll(cx) {
+                    Poll::Ready(()) => {
+                        self.parts.pop_front();
+                        continue;
                     }
+                    Poll::Pending => return Poll::Pending,
                 }
             }
+            return match self.parts.front() {
+                None => Poll::Ready(None),
+                Some(Part::Sleep(_)) => unreachable!(),
+                Some(Part::Hang) => Poll::Pending,
+                Some(Part::Bytes(_)) => match self.parts.pop_front() {
+                    Some(Part::Bytes(b)) => Poll::Ready(Some(Ok(b))),
+                    _ => unreachable!(),
+                },
+                Some(Part::Await(id, _)) => {
+                    let answer = self.replies.got.borrow().get(id).cloned();
+                    match answer {
+                        Some(answer) => match self.parts.pop_front() {
+                            Some(Part::Await(_, then)) => {
+                                Poll::Ready(Some(Ok(then(&answer["result"]))))
+                            }
+                            _ => unreachable!(),
+                        },
+                        None => {
+                            self.replies.wakers.borrow_mut().push(cx.waker().clone());
+                            Poll::Pending
+                        }
+                    }
+                }
+            };
         }))
     }
 }

@@ -23,7 +23,8 @@ pub struct ChildState {
 }
 
 impl ChildState {
-    fn emit(&self, message: Value) {
+    /// Sends `message` on the child's stdout (after a garbage line, as every message).
+    pub fn emit(&self, message: Value) {
         self.out.borrow_mut().push_back("garbage, not json".into());
         self.out.borrow_mut().push_back(message.to_string());
         self.wake();

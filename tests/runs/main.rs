@@ -56,6 +56,8 @@ mod mcp_http;
 mod mcp_load;
 #[path = "../mcp_stdio.rs"]
 mod mcp_stdio;
+#[path = "../mcp_stream.rs"]
+mod mcp_stream;
 #[path = "../mcp_timeout.rs"]
 mod mcp_timeout;
 #[path = "../metrics_failures.rs"]

@@ -2,7 +2,11 @@
 //! `tools/call` becomes one `waitFor(request)`, answered inline. Form mode asks for input
 //! (`kind: "input"`, the requested schema in `data.schema`); URL mode asks the user to act at a
 //! link (`kind: "authorization"`, `url`). The answer maps back to `accept` (with `answer.data`
-//! as the content), `decline` (`reason: "declined"`) or `cancel`.
+//! as the content, and the requested schema's `default` for each field the answer left out,
+//! SEP-1034), `decline` (`reason: "declined"`) or `cancel`. Every field shape of the 2025-11-25
+//! schema passes through unchanged to the host, the enum shapes of SEP-1330 included (`enum`,
+//! `enum` with `enumNames`, `oneOf` of `const`/`title`, and arrays of `items.enum` or
+//! `items.anyOf`), and so do their defaults.
 
 use crate::core::json::value::{Map, Value};
 use std::cell::Cell;
@@ -108,6 +112,33 @@ pub fn to_result(answer: Result<Value, String>, request_id: &str) -> Value {
     crate::json_value!({"action": "cancel"})
 }
 
+/// An accepting `ElicitResult` with the schema's `default` put in for each field its content
+/// left out (SEP-1034); any other result as it is.
+///
+/// ```
+/// # use toolnexus::core::mcp::elicit::with_defaults;
+/// let schema = toolnexus::json!({"type": "object", "properties": {
+///     "name": {"type": "string", "default": "Ada"}, "age": {"type": "integer", "default": 36}}});
+/// let given = toolnexus::json!({"action": "accept", "content": {"age": 7}});
+/// assert_eq!(with_defaults(given, &schema), toolnexus::json!({"action": "accept", "content": {"age": 7, "name": "Ada"}}));
+/// ```
+pub fn with_defaults(mut result: Value, schema: &Value) -> Value {
+    let Some(Value::Object(properties)) = schema.get("properties") else {
+        return result;
+    };
+    if result.get("action").and_then(Value::as_str) != Some("accept") {
+        return result;
+    }
+    if let Some(Value::Object(content)) = result.get_mut("content") {
+        for (name, field) in properties {
+            if let Some(default) = field.get("default").filter(|_| !content.contains_key(name)) {
+                content.insert(name.clone(), default.clone());
+            }
+        }
+    }
+    result
+}
+
 /// Answers a server's requests: `elicitation/create` through `waitFor`, `ping`, and "method
 /// not found" for the rest.
 pub struct Elicitation {
@@ -147,6 +178,15 @@ impl ServerRequests for Elicitation {
         };
         let request = to_request(params, self.clock.now_ms());
         let waiting = wait_for.wait_for(&request);
-        Box::pin(async move { Ok(to_result(waiting.await, &request.id)) })
+        let schema = params
+            .get("requestedSchema")
+            .cloned()
+            .unwrap_or(Value::Null);
+        Box::pin(async move {
+            Ok(with_defaults(
+                to_result(waiting.await, &request.id),
+                &schema,
+            ))
+        })
     }
 }

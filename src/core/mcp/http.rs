@@ -2,7 +2,9 @@
 //! request is answered with one JSON body or with an event stream that may carry the server's
 //! own requests (answered by POSTing our response) before the response itself. The session id
 //! the server hands out at `initialize` and the negotiated protocol version go on every later
-//! request; `close` ends the session with a DELETE.
+//! request; `close` ends the session with a DELETE. An event stream that ends before its
+//! answer is resumed with GET and `Last-Event-ID`, and the standalone GET stream carries what
+//! the server sends outside of our requests (`http_stream.rs`).
 
 use crate::core::json::value::Value;
 use std::cell::RefCell;
@@ -12,24 +14,28 @@ use super::http_read::{clip, http_error, next_bytes, read_all};
 use super::transport::{reply, McpError, ServerRequests, Transport};
 use futures_util::future::select;
 
-use crate::core::host::{Clock, HeadedResponse, Http, HttpRequest, LocalBoxFuture, Signal};
+use crate::core::agents::signal::TurnAbort;
+use crate::core::host::{Clock, HeadedResponse, Http, HttpRequest, LocalBoxFuture, Signal, Spawn};
 
 /// How long the rest of a body is read once its answer is in, so the connection ends cleanly
 /// (and is kept alive) instead of being cancelled.
 const DRAIN_MS: f64 = 250.0;
 
 /// Headers this transport sets itself; a configured header of the same name is dropped.
-const OWN_HEADERS: [&str; 4] = [
+const OWN_HEADERS: [&str; 5] = [
     "content-type",
     "accept",
     "mcp-session-id",
     "mcp-protocol-version",
+    "last-event-id",
 ];
 
 #[derive(Default)]
-struct Session {
-    id: Option<String>,
+pub(super) struct Session {
+    pub(super) id: Option<String>,
     protocol: Option<String>,
+    /// Stops the standalone GET stream's reader.
+    pub(super) listener: Option<Rc<TurnAbort>>,
 }
 
 /// One server's HTTP endpoint.
@@ -39,6 +45,7 @@ pub struct StreamableHttp {
     headers: Vec<(String, String)>,
     session: Rc<RefCell<Session>>,
     clock: Option<Rc<dyn Clock>>,
+    spawn: Option<Rc<dyn Spawn>>,
 }
 
 impl StreamableHttp {
@@ -54,7 +61,15 @@ impl StreamableHttp {
             headers,
             session: Rc::default(),
             clock: None,
+            spawn: None,
         }
+    }
+
+    /// Lets the transport keep the standalone GET stream open in the background (without it,
+    /// the transport only ever reads the answers to its own POSTs).
+    pub fn with_spawn(mut self, spawn: Rc<dyn Spawn>) -> Self {
+        self.spawn = Some(spawn);
+        self
     }
 
     /// Lets the transport finish reading bodies after their answer (see [`DRAIN_MS`]).
@@ -75,6 +90,16 @@ impl StreamableHttp {
             headers: self.headers.clone(),
             session: self.session.clone(),
             clock: self.clock.clone(),
+            spawn: self.spawn.clone(),
+        }
+    }
+}
+
+/// A transport dropped without `close` (a load given up midway) stops its GET stream too.
+impl Drop for StreamableHttp {
+    fn drop(&mut self) {
+        if let Some(listener) = self.session.borrow_mut().listener.take() {
+            listener.abort("the MCP client was dropped");
         }
     }
 }
@@ -82,16 +107,25 @@ impl StreamableHttp {
 /// What a request future needs after the transport method returned.
 #[derive(Clone)]
 pub(super) struct Poster {
-    http: Rc<dyn Http>,
+    pub(super) http: Rc<dyn Http>,
     url: String,
     headers: Vec<(String, String)>,
-    session: Rc<RefCell<Session>>,
-    clock: Option<Rc<dyn Clock>>,
+    pub(super) session: Rc<RefCell<Session>>,
+    pub(super) clock: Option<Rc<dyn Clock>>,
+    pub(super) spawn: Option<Rc<dyn Spawn>>,
 }
 
 impl Poster {
-    fn request(&self, method: &str, body: Option<String>, signal: Option<Signal>) -> HttpRequest {
+    pub(super) fn request(
+        &self,
+        method: &str,
+        body: Option<String>,
+        signal: Option<Signal>,
+    ) -> HttpRequest {
         let mut headers = self.headers.clone();
+        if method == "GET" {
+            headers.push(("accept".into(), "text/event-stream".into()));
+        }
         if body.is_some() {
             headers.push(("content-type".into(), "application/json".into()));
             headers.push((
@@ -203,8 +237,15 @@ impl Transport for StreamableHttp {
         self.session.borrow_mut().protocol = Some(version.to_owned());
     }
 
+    fn listen(&self, handler: Rc<dyn ServerRequests>) -> LocalBoxFuture<'static, ()> {
+        Box::pin(self.poster().listen(handler))
+    }
+
     fn reset(&self) {
-        *self.session.borrow_mut() = Session::default();
+        let old = std::mem::take(&mut *self.session.borrow_mut());
+        if let Some(listener) = old.listener {
+            listener.abort("the MCP session ended");
+        }
     }
 
     fn close(&self) -> LocalBoxFuture<'static, ()> {

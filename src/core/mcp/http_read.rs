@@ -1,11 +1,12 @@
 //! Reading the answer to one POSTed request: a JSON body (one message or a batch) or an event
-//! stream, where server notifications are skipped and server requests answered until our
-//! response arrives.
+//! stream, where server notifications go to the handler and server requests are answered until
+//! our response arrives (a stream that ends first is resumed: `http_stream.rs`).
 
 use crate::core::json::value::Value;
 use std::rc::Rc;
 
 use super::http::Poster;
+use super::http_stream::{message_of, Resume};
 use super::transport::{step, McpError, ServerRequests, Step};
 use crate::core::host::{HeadedResponse, HttpError};
 use crate::core::wire::sse::SseDecoder;
@@ -87,6 +88,7 @@ impl Poster {
                 Step::Answer { id, method, params } => {
                     self.answer(handler, id, &method, &params).await?;
                 }
+                Step::Notify { method, params } => handler.notified(&method, &params),
                 Step::Skip => {}
             }
         }
@@ -104,16 +106,19 @@ impl Poster {
     ) -> Result<Value, McpError> {
         let mut decoder = SseDecoder::default();
         let mut events = decoder.feed(&first);
+        let mut resume = Resume::default();
         let mut unreadable: Option<String> = None;
         let mut ended = false;
         loop {
+            resume.note(&decoder, &events);
             for event in std::mem::take(&mut events) {
-                if !(event.event.is_empty() || event.event == "message") || event.data.is_empty() {
-                    continue;
-                }
-                let Ok(message) = crate::core::json::parse::from_str(&event.data) else {
-                    unreadable = Some(clip(&event.data));
-                    continue;
+                let message = match message_of(&event) {
+                    None => continue,
+                    Some(Ok(message)) => message,
+                    Some(Err(data)) => {
+                        unreadable = Some(clip(&data));
+                        continue;
+                    }
                 };
                 match step(message, id) {
                     Step::Done(outcome) => {
@@ -123,21 +128,34 @@ impl Poster {
                     Step::Answer { id, method, params } => {
                         self.answer(handler, id, &method, &params).await?;
                     }
+                    Step::Notify { method, params } => handler.notified(&method, &params),
                     Step::Skip => {}
                 }
             }
             if ended {
+                // Ended (or broke) before our answer: picked up where it stopped, when it can be.
+                if let Some(next) = self.resume(&mut resume, true).await? {
+                    response = next;
+                    decoder = SseDecoder::default();
+                    ended = false;
+                    continue;
+                }
                 let why = unreadable.map_or(String::new(), |u| format!(" (unreadable event: {u})"));
                 return Err(McpError::Protocol(format!(
                     "the event stream ended without answering request {id}{why}"
                 )));
             }
-            match next_bytes(&mut response).await? {
-                Some(chunk) => events = decoder.feed(&chunk),
-                None => {
+            match next_bytes(&mut response).await {
+                Ok(Some(chunk)) => events = decoder.feed(&chunk),
+                Ok(None) => {
                     events = decoder.finish();
                     ended = true;
                 }
+                Err(McpError::Transport(_)) if resume.resumable() => {
+                    events = decoder.finish();
+                    ended = true;
+                }
+                Err(error) => return Err(error),
             }
         }
     }

@@ -40,6 +40,8 @@ pub enum Incoming {
     Notification {
         /// The method.
         method: String,
+        /// The params (`null` when absent).
+        params: Value,
     },
     /// Anything else.
     Invalid,
@@ -92,7 +94,10 @@ pub fn classify(message: Value) -> Incoming {
             method,
             params: map.remove("params").unwrap_or(Value::Null),
         },
-        (None, Some(method)) => Incoming::Notification { method },
+        (None, Some(method)) => Incoming::Notification {
+            method,
+            params: map.remove("params").unwrap_or(Value::Null),
+        },
         (Some(id), None) => {
             if let Some(result) = map.remove("result") {
                 return Incoming::Response {

@@ -1,10 +1,12 @@
 //! Loading every configured server at once, each isolated: a server that is disabled, cannot
 //! be reached, hangs, or answers garbage gets its status and reason, and the others still
-//! load. Nothing here ever fails as a whole.
+//! load. Nothing here ever fails as a whole. A server that says its tool list changed is listed
+//! again and its tools swapped, for whoever watches ([`McpSource::on_tools_changed`]).
 
 use crate::core::json::value::Value;
 use futures_util::future::join_all;
-use std::rc::Rc;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
 use super::config::{expand_env, Endpoint, ServerConfig, ServerEntry};
 use super::elicit::Elicitation;
@@ -15,7 +17,7 @@ use super::stdio::Stdio;
 use super::tool::{filter, McpTool, Redactor};
 use super::transport::Transport;
 use crate::core::client::hooks::WaitFor;
-use crate::core::host::{Clock, Http, LocalBoxFuture};
+use crate::core::host::{Clock, Http, LocalBoxFuture, Spawn};
 use crate::core::tool::SharedTool;
 
 /// Reads one environment variable.
@@ -34,7 +36,12 @@ pub struct McpHost {
     pub env: EnvLookup,
     /// Answers elicitations; without it, elicitation is not advertised.
     pub wait_for: Option<Rc<dyn WaitFor>>,
+    /// Runs background work: the standalone GET stream of remote servers and the re-listing
+    /// on `list_changed`; without it neither happens.
+    pub spawn: Option<Rc<dyn Spawn>>,
 }
+
+pub use crate::core::toolkit::ToolsChanged;
 
 /// A server's status (SPEC §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,9 +89,16 @@ pub struct McpSource {
     pub warnings: Vec<String>,
     sessions: Vec<Rc<Session>>,
     clock: Option<Rc<dyn Clock>>,
+    watchers: Rc<RefCell<Vec<ToolsChanged>>>,
 }
 
 impl McpSource {
+    /// Calls `f` with a server's old and new tools each time it re-lists them after a
+    /// `notifications/tools/list_changed`.
+    pub fn on_tools_changed(&self, f: ToolsChanged) {
+        self.watchers.borrow_mut().push(f);
+    }
+
     /// Ends every session (a DELETE for HTTP, killing the process for stdio), each within
     /// its server's timeout.
     pub fn close(&self) -> LocalBoxFuture<'static, ()> {
@@ -151,8 +165,11 @@ fn transport(
                     secrets.push(token.to_owned());
                 }
             }
-            let transport =
+            let mut transport =
                 StreamableHttp::new(http, url.clone(), headers).with_clock(host.clock.clone());
+            if let Some(spawn) = &host.spawn {
+                transport = transport.with_spawn(spawn.clone());
+            }
             Ok((Rc::new(transport), Redactor::new(secrets)))
         }
         Endpoint::Local {
@@ -183,6 +200,7 @@ async fn connect(
     config: &ServerConfig,
     host: &McpHost,
     wait_for: Option<Rc<dyn WaitFor>>,
+    listen: bool,
 ) -> Result<Connected, String> {
     let (transport, redactor) = transport(config, host)?;
     let elicitation = Elicitation::new(wait_for, host.clock.clone());
@@ -192,6 +210,7 @@ async fn connect(
         host.clock.clone(),
         config.timeout_ms,
     ));
+    session.set_listen(listen);
     let listed = match session.initialize().await {
         Ok(()) => session.list_tools().await,
         Err(error) => Err(error),
@@ -233,7 +252,7 @@ async fn connect_all(
             Err(why) => return (state(&entry.name, Status::Failed, Some(why.clone())), None),
         };
         let wait_for = host.wait_for.clone().filter(|_| elicit);
-        match connect(config, host, wait_for).await {
+        match connect(config, host, wait_for, elicit).await {
             Ok(connected) => {
                 let mut ok = state(&entry.name, Status::Connected, None);
                 ok.listed = connected.listed.clone();
@@ -268,28 +287,88 @@ pub async fn load(entries: &[ServerEntry], host: &McpHost) -> McpSource {
                 &config.tools,
                 &mut source.warnings,
             );
-            for def in &kept {
-                match McpTool::new(
-                    &state.name,
-                    def,
-                    connected.session.clone(),
-                    connected.redactor.clone(),
-                ) {
-                    Some(Ok(tool)) => source.tools.push(Rc::new(tool)),
-                    Some(Err(why)) => source
-                        .warnings
-                        .push(format!("MCP server \"{}\": {why}", state.name)),
-                    None => source.warnings.push(format!(
-                        "MCP server \"{}\" listed a tool without a name",
-                        state.name
-                    )),
-                }
+            let tools = server_tools(&state.name, &kept, &connected, &mut source.warnings);
+            source.tools.extend(tools.iter().cloned());
+            if let Some(spawn) = &host.spawn {
+                let refresh = Refresh {
+                    server: state.name.clone(),
+                    filter: config.tools.clone(),
+                    session: Rc::downgrade(&connected.session),
+                    redactor: connected.redactor.clone(),
+                    current: Rc::new(RefCell::new(tools)),
+                    watchers: source.watchers.clone(),
+                };
+                let spawn = spawn.clone();
+                connected.session.on_tools_changed(Rc::new(move || {
+                    spawn.spawn(Box::pin(refresh.clone().run()));
+                }));
             }
             source.sessions.push(connected.session);
         }
         source.servers.push(state);
     }
     source
+}
+
+/// A server's listed (and filtered) definitions as tools; a bad entry is a warning.
+fn server_tools(
+    server: &str,
+    defs: &[Value],
+    connected: &Connected,
+    warnings: &mut Vec<String>,
+) -> Vec<SharedTool> {
+    let mut tools: Vec<SharedTool> = Vec::new();
+    for def in defs {
+        match McpTool::new(
+            server,
+            def,
+            connected.session.clone(),
+            connected.redactor.clone(),
+        ) {
+            Some(Ok(tool)) => tools.push(Rc::new(tool)),
+            Some(Err(why)) => warnings.push(format!("MCP server \"{server}\": {why}")),
+            None => warnings.push(format!(
+                "MCP server \"{server}\" listed a tool without a name"
+            )),
+        }
+    }
+    tools
+}
+
+/// Re-lists one server's tools after `notifications/tools/list_changed` and tells the
+/// watchers; a listing that fails keeps the tools it had.
+#[derive(Clone)]
+struct Refresh {
+    server: String,
+    filter: Vec<(String, bool)>,
+    session: Weak<Session>,
+    redactor: Rc<Redactor>,
+    current: Rc<RefCell<Vec<SharedTool>>>,
+    watchers: Rc<RefCell<Vec<ToolsChanged>>>,
+}
+
+impl Refresh {
+    async fn run(self) {
+        let Some(session) = self.session.upgrade() else {
+            return;
+        };
+        let Ok(listed) = session.list_tools().await else {
+            return;
+        };
+        let mut warnings = Vec::new();
+        let kept = filter(&self.server, listed, &self.filter, &mut warnings);
+        let connected = Connected {
+            session,
+            listed: Vec::new(),
+            redactor: self.redactor.clone(),
+        };
+        let new = server_tools(&self.server, &kept, &connected, &mut warnings);
+        let old = std::mem::replace(&mut *self.current.borrow_mut(), new.clone());
+        let watchers = self.watchers.borrow().clone();
+        for watcher in watchers {
+            watcher(&old, &new);
+        }
+    }
 }
 
 /// Connects to every enabled server, lists its tools unfiltered, and disconnects.

@@ -11,9 +11,11 @@
 pub mod config;
 pub mod config_json;
 pub mod content;
+pub mod dispatch;
 pub mod elicit;
 pub mod http;
 mod http_read;
+mod http_stream;
 pub mod jsonrpc;
 pub mod load;
 pub mod process;
@@ -22,4 +24,5 @@ pub mod stdio;
 pub mod tool;
 pub mod transport;
 
+pub use http_stream::{DEFAULT_RETRY_MS, MAX_QUIET_RECONNECTS};
 pub use load::{inventory, load, McpHost, McpSource, ServerState, Status};

@@ -1,6 +1,8 @@
 //! One client session with one server: `initialize` → `notifications/initialized` →
 //! paginated `tools/list` → `tools/call`, each exchange bounded by a time budget and the
-//! caller's signal. A session the server forgot (HTTP 404) is re-initialized once.
+//! caller's signal (a call's deadline pushed back by its progress notifications). A session the
+//! server forgot (HTTP 404) is re-initialized once. After `initialize` the transport listens
+//! for the server's own messages (the standalone GET stream), routed by [`Dispatch`].
 
 use crate::core::json::value::Value;
 use crate::core::text::JoinWith;
@@ -9,6 +11,7 @@ use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::rc::Rc;
 
+use super::dispatch::{Deadline, Dispatch};
 use super::elicit::Elicitation;
 use super::jsonrpc;
 use super::transport::{McpError, ServerRequests, Transport};
@@ -31,6 +34,18 @@ pub async fn bounded<T>(
     phase: &str,
     signal: Option<&Signal>,
 ) -> Result<T, McpError> {
+    let deadline = Rc::new(Deadline::new(clock.now_ms(), ms));
+    bounded_by(work, clock, &deadline, phase, signal).await
+}
+
+/// Runs `work` until `deadline` (which may move later while it runs) and until `signal` fires.
+pub async fn bounded_by<T>(
+    work: impl Future<Output = Result<T, McpError>>,
+    clock: &Rc<dyn Clock>,
+    deadline: &Rc<Deadline>,
+    phase: &str,
+    signal: Option<&Signal>,
+) -> Result<T, McpError> {
     if let Some(signal) = signal.filter(|s| s.is_aborted()) {
         return Err(McpError::Aborted(signal.reason()));
     }
@@ -44,21 +59,36 @@ pub async fn bounded<T>(
         }
         None => Box::pin(std::future::pending()),
     };
-    let limits = select(clock.sleep(ms), stop);
+    let limits = select(expiry(clock.clone(), deadline.clone()), stop);
     match select(Box::pin(work), limits).await {
         Either::Left((outcome, _)) => outcome,
         Either::Right((Either::Left(_), _)) => Err(McpError::Timeout {
             phase: phase.to_owned(),
-            ms,
+            ms: deadline.budget(),
         }),
         Either::Right((Either::Right((reason, _)), _)) => Err(McpError::Aborted(reason)),
     }
 }
 
+/// Resolves once `deadline` has passed (it may move later meanwhile). Not generic, so every
+/// caller of [`bounded_by`] shares one copy.
+fn expiry(clock: Rc<dyn Clock>, deadline: Rc<Deadline>) -> LocalBoxFuture<'static, ()> {
+    Box::pin(async move {
+        loop {
+            let left = deadline.at() - clock.now_ms();
+            if left <= 0.0 {
+                break;
+            }
+            clock.sleep(left).await;
+        }
+    })
+}
+
 /// A session over a transport.
 pub struct Session {
     transport: Rc<dyn Transport>,
-    handler: Rc<dyn ServerRequests>,
+    handler: Rc<Dispatch>,
+    listen: Cell<bool>,
     capabilities: Value,
     clock: Rc<dyn Clock>,
     timeout_ms: f64,
@@ -74,15 +104,28 @@ impl Session {
         clock: Rc<dyn Clock>,
         timeout_ms: f64,
     ) -> Self {
+        let handler = Rc::new(Dispatch::new(elicitation, clock.clone()));
         Session {
             transport,
-            capabilities: elicitation.capabilities(),
-            handler: Rc::new(elicitation),
+            capabilities: handler.capabilities(),
+            handler,
+            listen: Cell::new(true),
             clock,
             timeout_ms,
             next_id: Cell::new(0),
             server_capabilities: RefCell::new(Value::Null),
         }
+    }
+
+    /// Whether `initialize` opens the stream of the server's own messages (on by default; a
+    /// one-off listing turns it off).
+    pub fn set_listen(&self, on: bool) {
+        self.listen.set(on);
+    }
+
+    /// Calls `f` whenever the server says its tool list changed.
+    pub fn on_tools_changed(&self, f: Rc<dyn Fn()>) {
+        self.handler.on_tools_changed(f);
     }
 
     /// The per-phase budget, in milliseconds.
@@ -93,17 +136,24 @@ impl Session {
     async fn call(
         &self,
         method: &str,
-        params: Value,
+        mut params: Value,
         signal: Option<Signal>,
         ms: f64,
     ) -> Result<Value, McpError> {
         let id = self.next_id.get();
         self.next_id.set(id.wrapping_add(1));
+        let deadline = Rc::new(Deadline::new(self.clock.now_ms(), ms));
+        // A call asks for progress; each notification of it pushes the deadline back.
+        let _tracked = (method == "tools/call").then(|| {
+            if let Some(map) = params.as_object_mut() {
+                map.insert("_meta".into(), crate::json_value!({"progressToken": id}));
+            }
+            self.handler.track(id, deadline.clone())
+        });
         let message = jsonrpc::request(id, method, params);
-        let sent = self
-            .transport
-            .request(id, message, self.handler.clone(), signal.clone());
-        bounded(sent, &self.clock, ms, method, signal.as_ref()).await
+        let handler: Rc<dyn ServerRequests> = self.handler.clone();
+        let sent = self.transport.request(id, message, handler, signal.clone());
+        bounded_by(sent, &self.clock, &deadline, method, signal.as_ref()).await
     }
 
     /// `initialize`, then `notifications/initialized`, each within the budget.
@@ -139,7 +189,11 @@ impl Session {
             "notifications/initialized",
             None,
         )
-        .await
+        .await?;
+        if self.listen.get() {
+            self.transport.listen(self.handler.clone()).await;
+        }
+        Ok(())
     }
 
     /// Every tool the server lists, following `nextCursor`, within one budget. A server that

@@ -1,6 +1,7 @@
 //! The stdio transport: newline-delimited JSON-RPC over a child's stdin and stdout. Several
 //! requests may be in flight at once; whichever of them is waiting reads the next line and
-//! routes it by id, so no background task is needed.
+//! routes it by id, so no background task is needed (server requests and notifications are
+//! handled by whichever request is waiting; none is read while no request is).
 
 use crate::core::json::value::Value;
 use std::cell::{Cell, RefCell};
@@ -18,13 +19,14 @@ use super::transport::{reply, McpError, ServerRequests, Transport};
 use crate::core::host::{LocalBoxFuture, Signal};
 
 type Outcome = Result<Value, McpError>;
-type Queued = (Value, String, Value);
+/// A server request (with its id) or notification (without), not handled yet.
+type Queued = (Option<Value>, String, Value);
 
 struct Shared {
     child: Box<dyn Child>,
     /// Requests waiting for their response, by id; filled in when it arrives.
     waiting: RefCell<Names<Option<Outcome>, u64>>,
-    /// Server requests not answered yet.
+    /// Server requests and notifications not handled yet.
     queued: RefCell<VecDeque<Queued>>,
     pumping: Cell<bool>,
     generation: Cell<u64>,
@@ -55,9 +57,14 @@ impl Shared {
                 }
             }
             Incoming::Request { id, method, params } => {
-                self.queued.borrow_mut().push_back((id, method, params));
+                self.queued
+                    .borrow_mut()
+                    .push_back((Some(id), method, params));
             }
-            Incoming::Notification { .. } | Incoming::Invalid => {}
+            Incoming::Notification { method, params } => {
+                self.queued.borrow_mut().push_back((None, method, params));
+            }
+            Incoming::Invalid => {}
         }
     }
 
@@ -154,10 +161,17 @@ async fn exchange(
             return Err(ended(&reason));
         }
         let next = shared.queued.borrow_mut().pop_front();
-        if let Some((request_id, method, params)) = next {
-            let outcome = handler.answer(&method, &params).await;
-            shared.write(&reply(request_id, outcome)).await?;
-            continue;
+        match next {
+            Some((Some(request_id), method, params)) => {
+                let outcome = handler.answer(&method, &params).await;
+                shared.write(&reply(request_id, outcome)).await?;
+                continue;
+            }
+            Some((None, method, params)) => {
+                handler.notified(&method, &params);
+                continue;
+            }
+            None => {}
         }
         if shared.pumping.get() {
             let seen = shared.generation.get();

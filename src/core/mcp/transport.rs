@@ -51,6 +51,10 @@ pub trait ServerRequests {
         method: &str,
         params: &Value,
     ) -> LocalBoxFuture<'static, Result<Value, RpcError>>;
+
+    /// Takes one notification (`notifications/progress`, `notifications/tools/list_changed`,
+    /// …); the default ignores it.
+    fn notified(&self, _method: &str, _params: &Value) {}
 }
 
 /// Answers nothing but `ping`.
@@ -93,6 +97,12 @@ pub trait Transport {
     fn notify(&self, message: Value) -> LocalBoxFuture<'static, Result<(), McpError>>;
     /// Remembers the negotiated protocol version (HTTP sends it as a header).
     fn set_protocol_version(&self, _version: &str) {}
+    /// Opens what carries the server's own messages outside of our requests (HTTP: the
+    /// standalone GET event stream, when the server allows one), routed to `handler` until
+    /// [`reset`](Self::reset) or [`close`](Self::close). Resolves once it is open or refused.
+    fn listen(&self, _handler: Rc<dyn ServerRequests>) -> LocalBoxFuture<'static, ()> {
+        Box::pin(async {})
+    }
     /// Forgets the session, so the next `initialize` starts a new one.
     fn reset(&self) {}
     /// Ends the session and releases the connection or process.
@@ -112,7 +122,14 @@ pub enum Step {
         /// The params.
         params: Value,
     },
-    /// Nothing to do (a notification, someone else's response, an unreadable message).
+    /// A notification, for the handler's `notified`.
+    Notify {
+        /// The method.
+        method: String,
+        /// The params.
+        params: Value,
+    },
+    /// Nothing to do (someone else's response, an unreadable message).
     Skip,
 }
 
@@ -123,6 +140,7 @@ pub fn step(message: Value, ours: u64) -> Step {
             Step::Done(outcome.map_err(McpError::Rpc))
         }
         Incoming::Request { id, method, params } => Step::Answer { id, method, params },
+        Incoming::Notification { method, params } => Step::Notify { method, params },
         _ => Step::Skip,
     }
 }

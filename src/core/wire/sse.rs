@@ -29,6 +29,10 @@ pub struct SseDecoder {
     event: String,
     data: String,
     has_data: bool,
+    /// An `id:` field read since the last dispatch.
+    id_buffer: Option<String>,
+    last_event_id: Option<String>,
+    retry_ms: Option<u64>,
 }
 
 impl SseDecoder {
@@ -113,11 +117,36 @@ impl SseDecoder {
                 self.has_data = true;
             }
             "event" => self.event = value.to_owned(),
+            "id" if !value.bytes().any(|b| b == 0) => self.id_buffer = Some(value.to_owned()),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                self.retry_ms = value.parse().ok();
+            }
             _ => {}
         }
     }
 
+    /// The id of the last event dispatched (the stream's "last event ID", which a reconnection
+    /// sends as `Last-Event-ID`); `None` until an event carried an `id:` field.
+    ///
+    /// ```
+    /// # use toolnexus::core::wire::sse::SseDecoder;
+    /// let mut d = SseDecoder::default();
+    /// d.feed(b"id: 7\nretry: 500\ndata:\n\n");
+    /// assert_eq!((d.last_event_id(), d.retry_ms()), (Some("7"), Some(500)));
+    /// ```
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_event_id.as_deref()
+    }
+
+    /// The reconnection delay the last `retry:` field asked for, in milliseconds.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.retry_ms
+    }
+
     fn dispatch(&mut self, events: &mut Vec<SseEvent>) {
+        if let Some(id) = self.id_buffer.take() {
+            self.last_event_id = Some(id);
+        }
         let event = std::mem::take(&mut self.event);
         let data = std::mem::take(&mut self.data);
         if std::mem::take(&mut self.has_data) {
