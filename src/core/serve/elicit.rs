@@ -9,7 +9,7 @@
 use crate::core::host::LocalBoxFuture;
 use crate::core::json::text::{buffer_text, Object};
 use crate::core::json::value::Value;
-use crate::core::types::Request;
+use crate::core::types::{Answer, Request};
 
 /// The elicitation modes a client declared in `initialize` (`capabilities.elicitation`: an
 /// empty object is form mode; the transport reads them, `serve.js` `elicitationModes`).
@@ -82,42 +82,35 @@ fn prompt_with_url(request: &Request) -> String {
     }
 }
 
-/// The `Answer` (as JSON, for the loop's check) a client's `ElicitResult` is: `accept` is
-/// `ok` with its `content` as `data`; `decline` is declined; `cancel`, anything else, and no
-/// result at all are cancelled.
+/// The `Answer` a client's `ElicitResult` is: `accept` is `ok` with its `content` as `data`;
+/// `decline` is declined; `cancel`, anything else, and no result at all are cancelled.
 ///
 /// ```
-/// # use toolnexus::core::serve::elicit::answer_of;
-/// assert_eq!(answer_of(Ok(toolnexus::json!({"action": "accept", "content": {"n": 1}})), "r1"),
-///     toolnexus::json!({"id": "r1", "ok": true, "data": {"n": 1}}));
-/// assert_eq!(answer_of(Ok(toolnexus::json!({"action": "decline"})), "r1"),
-///     toolnexus::json!({"id": "r1", "ok": false, "reason": "declined"}));
-/// assert_eq!(answer_of(Err("closed".into()), "r1"),
-///     toolnexus::json!({"id": "r1", "ok": false, "reason": "cancelled"}));
+/// # use toolnexus::core::{json::record::Record, serve::elicit::answer_of};
+/// let text = |r| answer_of(r, "r1").to_json_text();
+/// assert_eq!(text(Ok(toolnexus::json!({"action": "accept", "content": {"n": 1}}))), r#"{"id":"r1","ok":true,"data":{"n":1}}"#);
+/// assert_eq!(text(Ok(toolnexus::json!({"action": "decline"}))), r#"{"id":"r1","ok":false,"reason":"declined"}"#);
+/// assert_eq!(text(Err("closed".into())), r#"{"id":"r1","ok":false,"reason":"cancelled"}"#);
 /// ```
-pub fn answer_of(result: Result<Value, String>, request_id: &str) -> Value {
-    let action = result
-        .as_ref()
-        .ok()
-        .and_then(|r| r.get("action"))
-        .and_then(Value::as_str);
-    match action {
-        Some("accept") => {
-            let content = result
-                .as_ref()
-                .ok()
-                .and_then(|r| r.get("content"))
-                .filter(|c| c.is_object())
-                .cloned();
-            match content {
-                Some(data) => crate::json_value!({"id": request_id, "ok": true, "data": data}),
-                None => crate::json_value!({"id": request_id, "ok": true}),
-            }
-        }
-        Some("decline") => {
-            crate::json_value!({"id": request_id, "ok": false, "reason": "declined"})
-        }
-        _ => crate::json_value!({"id": request_id, "ok": false, "reason": "cancelled"}),
+pub fn answer_of(result: Result<Value, String>, request_id: &str) -> Answer {
+    let result = result.unwrap_or(Value::Null);
+    let (ok, reason) = match result.get("action").and_then(Value::as_str) {
+        Some("accept") => (true, None),
+        Some("decline") => (false, Some("declined")),
+        _ => (false, Some("cancelled")),
+    };
+    let data = match result {
+        Value::Object(mut map) if ok => match map.remove("content") {
+            Some(Value::Object(content)) => Some(content),
+            _ => None,
+        },
+        _ => None,
+    };
+    Answer {
+        id: request_id.to_owned(),
+        ok,
+        data,
+        reason: reason.map(str::to_owned),
     }
 }
 

@@ -11,6 +11,7 @@ use super::elicit::{answer_of, elicitation_params, unanswerable, Asker};
 use crate::core::client::suspend::check_answer;
 use crate::core::execute::run_checked;
 use crate::core::host::{Clock, LocalBoxFuture, Signal};
+use crate::core::json::record::Record;
 use crate::core::json::text::{buffer_text, write_str, write_value, Object};
 use crate::core::json::value::Value;
 use crate::core::tool::{Context, SharedTool};
@@ -361,7 +362,7 @@ impl McpServer {
                 Either::Right(_) => return ToolResult::error("cancelled: the client went away"),
             },
         };
-        let answer = answer_of(raw, &request.id);
+        let answer = answer_of(raw, &request.id).to_json_value();
         let clock: &dyn Clock = match &self.clock {
             Some(clock) => clock.as_ref(),
             None => &Epoch,
