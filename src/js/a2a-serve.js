@@ -328,10 +328,12 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
     const taskId = message.taskId
     const task = await store.get(taskId)
     if (!task) return rpcError(rpc.id, -32001, `Task not found: ${taskId}`)
-    const state = task.status?.state
-    if (state !== "input-required" || !task.suspended?.pending || resuming.has(taskId)) {
-      const now = resuming.has(taskId) ? "working" : state
-      return rpcError(rpc.id, -32004, `Task ${taskId} is ${now}, not input-required: only a task waiting for input takes a follow-up message`)
+    const state = resuming.has(taskId) ? "working" : task.status?.state
+    if (state !== "input-required") {
+      return rpcError(rpc.id, -32004, `Task ${taskId} is ${state}, not input-required: only a task waiting for input takes a follow-up message`)
+    }
+    if (!task.suspended?.pending) {
+      return rpcError(rpc.id, -32004, `Task ${taskId} is input-required, but its halted run was not kept with it, so it cannot be resumed`)
     }
     const pending = task.suspended.pending
     const answer = answerOf(message)

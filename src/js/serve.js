@@ -109,44 +109,65 @@ export function fetchHandler(core, onCall) {
       if (response && questions.answer(response)) return new Response(null, { status: 202 })
     }
     const header = (name) => request.headers.get(name) ?? undefined
-    const session = header("mcp-session-id")
-    const modes = session === undefined ? undefined : sessions.get(session)
-    const streams = modes !== undefined && /text\/event-stream/i.test(header("accept") ?? "")
     const signal = request.signal ?? undefined
-    return new Promise((resolve, reject) => {
-      let stream
-      const send = (_id, text) => {
-        if (stream === undefined) {
-          const readable = new ReadableStream({ start: (c) => void (stream = c) })
-          resolve(new Response(readable, { status: 200, headers: SSE_HEADERS }))
-        }
-        stream.enqueue(encoder.encode(`event: message\ndata: ${text}\n\n`))
+    const session = sessions.size === 0 ? undefined : header("mcp-session-id")
+    const modes = session === undefined ? undefined : sessions.get(session)
+    if (modes !== undefined && /text\/event-stream/i.test(header("accept") ?? "")) return asking(core, onCall, request, url, body, modes, questions)
+    const [status, headers, text, event] = await core.exchange(
+      request.method,
+      url.pathname,
+      header("accept"),
+      header("content-type"),
+      header("mcp-protocol-version"),
+      body,
+      signal,
+      undefined,
+    )
+    await report(onCall, event)
+    const response = new Response(text === "" ? null : text, { status, headers })
+    if (reads && status === 200 && body.includes('"initialize"')) {
+      const declared = declaredModes(body)
+      if (declared) {
+        const id = crypto.randomUUID()
+        if (sessions.size >= SESSION_LIMIT) sessions.delete(sessions.keys().next().value)
+        sessions.set(id, declared)
+        response.headers.set("mcp-session-id", id)
       }
-      const asker = streams ? { form: modes.form, url: modes.url, ask: (params) => questions.ask(params, send, signal) } : undefined
-      const exchanged = core.exchange(request.method, url.pathname, header("accept"), header("content-type"), header("mcp-protocol-version"), body, signal, asker)
-      exchanged
-        .then(async ([status, headers, text, event]) => {
-          await report(onCall, event)
-          if (stream !== undefined) {
-            // The answer after the questions, on the same stream.
-            const sse = headers.some(([name, value]) => name === "content-type" && value === "text/event-stream")
-            stream.enqueue(encoder.encode(sse ? text : `event: message\ndata: ${text}\n\n`))
-            stream.close()
-            return
-          }
-          const response = new Response(text === "" ? null : text, { status, headers })
-          const declared = reads && status === 200 && body.includes('"initialize"') ? declaredModes(body) : undefined
-          if (declared) {
-            const id = crypto.randomUUID()
-            if (sessions.size >= SESSION_LIMIT) sessions.delete(sessions.keys().next().value)
-            sessions.set(id, declared)
-            response.headers.set("mcp-session-id", id)
-          }
-          resolve(response)
-        })
-        .catch((thrown) => (stream === undefined ? reject(thrown) : stream.error(thrown)))
-    })
+    }
+    return response
   }
+}
+
+/**
+ * One exchange of a client that can be asked: answered as usual, unless the call asks a
+ * question first; then the response is an event stream at once, the question its first event
+ * and the call's answer its last.
+ */
+function asking(core, onCall, request, url, body, modes, questions) {
+  const header = (name) => request.headers.get(name) ?? undefined
+  const signal = request.signal ?? undefined
+  return new Promise((resolve, reject) => {
+    let stream
+    const send = (_id, text) => {
+      if (stream === undefined) {
+        const readable = new ReadableStream({ start: (c) => void (stream = c) })
+        resolve(new Response(readable, { status: 200, headers: SSE_HEADERS }))
+      }
+      stream.enqueue(encoder.encode(`event: message\ndata: ${text}\n\n`))
+    }
+    const asker = { form: modes.form, url: modes.url, ask: (params) => questions.ask(params, send, signal) }
+    core
+      .exchange(request.method, url.pathname, header("accept"), header("content-type"), header("mcp-protocol-version"), body, signal, asker)
+      .then(async ([status, headers, text, event]) => {
+        await report(onCall, event)
+        if (stream === undefined) return resolve(new Response(text === "" ? null : text, { status, headers }))
+        // The answer after the questions, on the same stream.
+        const sse = headers.some(([name, value]) => name === "content-type" && value === "text/event-stream")
+        stream.enqueue(encoder.encode(sse ? text : `event: message\ndata: ${text}\n\n`))
+        stream.close()
+      })
+      .catch((thrown) => (stream === undefined ? reject(thrown) : stream.error(thrown)))
+  })
 }
 
 /** The elicitation modes of an `initialize` request's body, when it declares any. */

@@ -174,6 +174,10 @@ describe("inbound: a run that suspends is input-required, and the answer resumes
       assert.ok(textOnly.error.message.includes(request.id), "the error names the id to echo")
       const noOk = await send(srv.url, [answerPart({ id: request.id })], { taskId: asked.id })
       assert.equal(noOk.error.code, -32602)
+      const listed = await send(srv.url, [answerPart([request.id, true])], { taskId: asked.id })
+      assert.equal(listed.error.code, -32602, "an answer that is not an object")
+      const numbered = await send(srv.url, [answerPart({ id: request.id, ok: true })], { taskId: 5 })
+      assert.deepEqual(numbered.error, { code: -32602, message: "Invalid params: message.taskId must be a string" })
       const unknown = await send(srv.url, [answerPart({ id: request.id, ok: true })], { taskId: "no-such-task" })
       assert.deepEqual(unknown.error, { code: -32001, message: "Task not found: no-such-task" })
       const still = (await rpc(srv.url, "GetTask", { id: asked.id })).result
@@ -182,6 +186,20 @@ describe("inbound: a run that suspends is input-required, and the answer resumes
       const declined = (await send(srv.url, [answerPart({ id: request.id, ok: false, reason: "declined" })], { taskId: asked.id })).result
       assert.equal(declined.status.state, "completed")
       assert.equal(declined.artifacts[0].parts[0].text, "DONE: declined/expired: Which file?")
+    } finally {
+      await srv.stop()
+    }
+  })
+
+  test("an input-required task saved without its halted run says it cannot be resumed", async () => {
+    const dir = tempDir()
+    const store = new FileTaskStore(dir)
+    await store.save({ id: "old-1", status: { state: "input-required", message: { role: "agent", parts: [{ kind: "text", text: "Which file?" }] } } })
+    const srv = await serveDesk({ store })
+    try {
+      const refused = await send(srv.url, [answerPart({ id: "r", ok: true })], { taskId: "old-1" })
+      assert.deepEqual(refused.error, { code: -32004, message: "Task old-1 is input-required, but its halted run was not kept with it, so it cannot be resumed" })
+      assert.equal((await rpc(srv.url, "GetTask", { id: "old-1" })).result.status.state, "input-required")
     } finally {
       await srv.stop()
     }
