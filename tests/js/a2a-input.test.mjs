@@ -11,7 +11,7 @@
 // The models are scripted stubs (one endpoint, told apart by the model name).
 import { after, before, describe, test } from "node:test"
 import assert from "node:assert/strict"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ClientFactory } from "@a2a-js/sdk/client"
@@ -73,9 +73,9 @@ function tempDir() {
 }
 
 /** A toolkit with pick_file served on 127.0.0.1 as an A2A agent over `store`. */
-async function serveDesk({ store, client = served, expiresAt } = {}) {
+async function serveDesk({ store, client = served, expiresAt, onTask } = {}) {
   const tk = await createToolkit({ extraTools: [pickFile(expiresAt)], skills: SKILLS, builtins: false })
-  return tk.serve("127.0.0.1:0", { client, a2a: { name: "file-desk", ...(store ? { store } : {}) } })
+  return tk.serve("127.0.0.1:0", { client, a2a: { name: "file-desk", ...(store ? { store } : {}) }, ...(onTask ? { onTask } : {}) })
 }
 
 /** One JSON-RPC call in the reference's wire. */
@@ -134,7 +134,8 @@ describe("inbound: a run that suspends is input-required, and the answer resumes
 
   test("the halted run is kept with the task: another handler over the same FileTaskStore resumes it", async () => {
     const dir = tempDir()
-    const first = await serveDesk({ store: new FileTaskStore(dir) })
+    const heard = []
+    const first = await serveDesk({ store: new FileTaskStore(dir), onTask: (e) => heard.push(e) })
     const second = await serveDesk({
       store: new FileTaskStore(dir),
       client: createClient({ baseUrl: stub.baseUrl, style: "openai", model: "served", retries: 0 }),
@@ -144,6 +145,12 @@ describe("inbound: a run that suspends is input-required, and the answer resumes
       assert.equal(asked.status.state, "input-required")
       assert.deepEqual(asked.status.message.parts[0], { kind: "text", text: "Which file?" })
       const request = asked.status.message.parts[1].data.pending
+      assert.deepEqual(heard.map((e) => e.state), ["input-required"])
+      assert.equal(heard[0].task.suspended, undefined, "onTask is not handed the halted run either")
+      assert.equal(heard[0].result.status, "pending")
+      const kept = JSON.parse(readFileSync(join(dir, `${asked.id}.json`), "utf8"))
+      assert.equal(kept.suspended.pending.id, kept.status.message.parts[1].data.pending.id, "the store keeps the halted run")
+      assert.ok(Array.isArray(kept.suspended.messages) && kept.suspended.messages.length > 0)
       const got = (await rpc(second.url, "GetTask", { id: asked.id })).result
       assert.equal(got.suspended, undefined, "the halted run never shows on the wire")
       assert.ok(!JSON.stringify(got).includes("pick_file"), "nor its transcript")
