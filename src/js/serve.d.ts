@@ -70,13 +70,18 @@ export declare class McpServer {
    */
   handle(request: Request): Promise<Response>
   /**
-   * Answers one JSON-RPC message; `undefined` for a notification or a response.
+   * Answers one JSON-RPC message; `undefined` for a notification or a response. `extra.ask`
+   * lets a tool that suspends ask the client: the modes it declared and `ask(params)`, which
+   * sends an `elicitation/create` with those params (JSON text) and resolves to its result.
    *
    * ```js
    * await server.handleMessage({ jsonrpc: "2.0", id: 1, method: "tools/list" }) // { jsonrpc: "2.0", id: 1, result: { tools: [...] } }
    * ```
    */
-  handleMessage(message: JSONRPCMessage, extra?: { signal?: AbortSignal; ask?: ElicitationAsker }): Promise<JSONRPCMessage | undefined>
+  handleMessage(
+    message: JSONRPCMessage,
+    extra?: { signal?: AbortSignal; ask?: { form: boolean; url: boolean; ask(params: string): Promise<unknown> } },
+  ): Promise<JSONRPCMessage | undefined>
   /**
    * Serves an MCP SDK transport (stdio, in-memory, …); `notifications/cancelled` aborts the
    * call it names.
