@@ -24,7 +24,7 @@ const CARD: &str = "http://127.0.0.1:4100/.well-known/agent-card.json";
 const SECRET: &str = "sekrit-token-123";
 
 /// What the agent does with one JSON-RPC request.
-enum Answer {
+pub(crate) enum Answer {
     Result(Value),
     Raw(u16, String),
     Hang,
@@ -32,18 +32,18 @@ enum Answer {
 
 /// One request the agent got: when (virtual ms), the method (`GET` for the card), headers, body.
 #[derive(Clone)]
-struct Seen {
-    at: f64,
-    method: String,
-    url: String,
-    headers: Vec<(String, String)>,
-    body: Value,
-    text: String,
+pub(crate) struct Seen {
+    pub at: f64,
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+    pub text: String,
 }
 
-type Script = Box<dyn Fn(&str, &Value, usize) -> Answer>;
+pub(crate) type Script = Box<dyn Fn(&str, &Value, usize) -> Answer>;
 
-struct FakeAgent {
+pub(crate) struct FakeAgent {
     clock: Rc<VirtualClock>,
     card: RefCell<Answer>,
     script: Script,
@@ -52,7 +52,7 @@ struct FakeAgent {
 }
 
 impl FakeAgent {
-    fn new(clock: &Rc<VirtualClock>, card: Value, script: Script) -> Rc<Self> {
+    pub(crate) fn new(clock: &Rc<VirtualClock>, card: Value, script: Script) -> Rc<Self> {
         Self::with_card(clock, Answer::Result(card), script)
     }
 
@@ -66,7 +66,7 @@ impl FakeAgent {
         })
     }
 
-    fn calls(&self, method: &str) -> Vec<Seen> {
+    pub(crate) fn calls(&self, method: &str) -> Vec<Seen> {
         self.seen
             .borrow()
             .iter()
@@ -131,7 +131,7 @@ impl Http for FakeAgent {
     }
 }
 
-fn reviewer_card(extra: Value) -> Value {
+pub(crate) fn reviewer_card(extra: Value) -> Value {
     let mut card = json!({
         "name": "reviewer", "description": "a code reviewer", "version": "1.0.0",
         "protocolVersion": "0.3.0", "capabilities": {"streaming": false, "pushNotifications": false},
@@ -153,7 +153,7 @@ fn task(id: &str, state: &str) -> Value {
     json!({"id": id, "status": {"state": state}})
 }
 
-fn host(http: Rc<dyn Http>, clock: &Rc<VirtualClock>) -> A2aHost {
+pub(crate) fn host(http: Rc<dyn Http>, clock: &Rc<VirtualClock>) -> A2aHost {
     let counter = Rc::new(Cell::new(0));
     A2aHost {
         http: Some(http),
@@ -166,7 +166,7 @@ fn host(http: Rc<dyn Http>, clock: &Rc<VirtualClock>) -> A2aHost {
     }
 }
 
-fn spec(poll_every: f64, timeout: f64) -> AgentSpec {
+pub(crate) fn spec(poll_every: f64, timeout: f64) -> AgentSpec {
     AgentSpec {
         headers: vec![("Authorization".into(), "Bearer ${TN_A2A_TOKEN}".into())],
         timeout_ms: timeout,
@@ -175,12 +175,21 @@ fn spec(poll_every: f64, timeout: f64) -> AgentSpec {
     }
 }
 
-fn tools_of(agent: &Rc<FakeAgent>, clock: &Rc<VirtualClock>, spec: AgentSpec) -> Vec<SharedTool> {
+pub(crate) fn tools_of(
+    agent: &Rc<FakeAgent>,
+    clock: &Rc<VirtualClock>,
+    spec: AgentSpec,
+) -> Vec<SharedTool> {
     let host = host(agent.clone(), clock);
     run(clock, async move { agent_tools(&spec, &host).await }).unwrap()
 }
 
-fn call(clock: &Rc<VirtualClock>, tool: &SharedTool, task: &str, ctx: Context) -> ToolResult {
+pub(crate) fn call(
+    clock: &Rc<VirtualClock>,
+    tool: &SharedTool,
+    task: &str,
+    ctx: Context,
+) -> ToolResult {
     let future = tool.execute(json!({"task": task}), ctx);
     run(clock, future)
 }
@@ -203,7 +212,7 @@ fn call_aborted_at(clock: &Rc<VirtualClock>, tool: &SharedTool, task: &str, at: 
     })
 }
 
-fn meta(result: &ToolResult) -> Value {
+pub(crate) fn meta(result: &ToolResult) -> Value {
     Value::Object(result.metadata.clone().unwrap())
 }
 
@@ -649,6 +658,12 @@ fn input_required_stops_polling_and_says_what_the_agent_asks() {
         (true, "A2A task q1 input-required: Which file?")
     );
     assert_eq!(agent.calls("GetTask").len(), 1);
+    // A suspension (SPEC §10), not a failure: `crate::a2a_input` has the rest.
+    let asked = toolnexus::core::types::pending_of(&result).unwrap();
+    assert_eq!(
+        (asked.kind.as_str(), asked.prompt.as_str()),
+        ("input", "Which file?")
+    );
 }
 
 #[test]

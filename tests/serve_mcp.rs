@@ -50,7 +50,7 @@ fn send_with(
     message: Value,
     signal: Option<Signal>,
 ) -> (Value, Option<toolnexus::core::serve::mcp::OnCallEvent>) {
-    let handled = block_on(server.handle(message, signal));
+    let handled = block_on(server.handle(message, signal, None));
     let reply = handled
         .reply
         .map_or(Value::Null, |t| serde_json::from_str(&t).unwrap());
@@ -207,7 +207,11 @@ fn a_suspension_is_an_error_result_carrying_its_prompt() {
     let (reply, event) = send(&server(vec![asking]), call("pay", json!({})));
     assert_eq!(
         reply["result"],
-        json!({"content": [{"type": "text", "text": "Send 25?\nhttps://x.test/ok"}], "isError": true})
+        json!({"content": [{"type": "text", "text": "The tool suspended (approval): Send 25?\nhttps://x.test/ok\n\
+            It needs an answer, and this MCP client cannot be asked: it did not declare the elicitation \
+            capability (form or url mode) in initialize, or its request does not accept text/event-stream, \
+            which carries the question. Nothing was done."}], "isError": true}),
+        "without a way to ask the client, the suspension is named (tests/serve_elicit.rs asks)"
     );
     assert!(event.unwrap().is_error);
     // Even a tool that marks a suspension but says it did not fail is not a success.

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::host::{LocalBoxFuture, Signal};
 use super::spec::ToolSpec;
-use super::types::{Answer, ToolResult};
+use super::types::{Answer, Request, ToolResult};
 
 /// What a tool receives beside its arguments (SPEC §1 `Context`).
 ///
@@ -22,6 +22,10 @@ pub struct Context {
     pub timeout_ms: Option<f64>,
     /// Present only on the retry after `waitFor` resolved a suspension (SPEC §10).
     pub answer: Option<Answer>,
+    /// With `answer`: the suspension it answers (the `Request` the tool's `pending` result
+    /// carried, possibly read back from a durable halt), so a tool that keeps its state in the
+    /// request's `data` (a remote A2A task's id) can continue where it stopped.
+    pub request: Option<Request>,
 }
 
 /// One tool, whatever its source. `execute` never fails: a failure is an error [`ToolResult`].

@@ -1,6 +1,6 @@
 // Typings of a2a-serve.js (the entries export the stores and `buildAgentCard`; `a2aRoutes` is
 // internal, used by `toolkit.handler`).
-import type { A2AConfig, A2ATask, AgentCard, OnTask, RunResult, TaskStore } from "../ts/index.js"
+import type { A2AConfig, A2ATask, AgentCard, Answer, OnTask, Request as PendingRequest, RunResult, TaskStore } from "../ts/index.js"
 
 /** Tasks in this process's memory (the default store). */
 export declare class InMemoryTaskStore implements TaskStore {
@@ -31,5 +31,6 @@ export declare function a2aRoutes(options: {
   config: A2AConfig
   skills: () => { name: string; description?: string }[]
   run: (text: string, contextId: string | undefined) => Promise<RunResult>
+  resume: (suspended: { pending: PendingRequest; messages?: unknown[] }, answer: Answer, contextId: string | undefined) => Promise<RunResult>
   onTask?: OnTask
 }): (request: Request) => Promise<Response> | undefined

@@ -11,6 +11,14 @@
 // the task to end unless `configuration.returnImmediately`). The store always holds the
 // reference's shape, plus the lease of an unfinished task (a2a-lease.js), never sent. A body is
 // read under a cap (request-body.js), so a huge one is refused without being buffered.
+//
+// A run that halts on a SPEC §10 suspension saves its task `input-required`: the status
+// message carries the Request's prompt as text and the Request itself as a data part
+// `{pending: Request}`, and the halted run (`pending`, and the transcript when the task has no
+// `contextId`; with one, the client's conversation store keeps it) is saved with the task under
+// `suspended`, which no response shows. A follow-up `SendMessage` whose message names the task
+// (`taskId`) and carries a data part `{answer: Answer}` resumes it through `resume`
+// (`runWithAnswer`, or `askWithAnswer` for a context).
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
 import { IndexedDbTaskStore } from "./idb-task-store.js"
@@ -231,13 +239,23 @@ function speaksV1(request, params) {
   return typeof role === "string" && role.startsWith("ROLE_")
 }
 
+/** A stored task as the wire shows it: without the halted run kept for its resume, nor its lease. */
+function shown(task) {
+  if (task?.suspended === undefined && task?.lease === undefined) return task
+  const { suspended: _, lease: _lease, ...rest } = task
+  return rest
+}
+
+/** A part in A2A 1.0's JSON: `{text}` or `{data}`. */
+const partV1 = (p) => (p.kind === "data" ? { data: p.data } : { text: p.text })
+
 /** A stored task (the reference's shape) in A2A 1.0's JSON. */
 function taskV1(task) {
   const state = `TASK_STATE_${task.status.state.toUpperCase().replace(/-/g, "_")}`
   const out = { id: task.id, contextId: task.contextId ?? "", status: { state } }
   if (task.status.message) out.status.message = messageV1(task.status.message, task)
   if (task.artifacts) {
-    out.artifacts = task.artifacts.map((a) => ({ artifactId: a.artifactId, parts: a.parts.map((p) => ({ text: p.text })) }))
+    out.artifacts = task.artifacts.map((a) => ({ artifactId: a.artifactId, parts: a.parts.map(partV1) }))
   }
   return out
 }
@@ -246,7 +264,7 @@ function messageV1(message, task) {
   return {
     messageId: message.messageId ?? `${task.id}-status`,
     role: message.role === "agent" ? "ROLE_AGENT" : "ROLE_USER",
-    parts: message.parts.map((p) => ({ text: p.text })),
+    parts: message.parts.map(partV1),
     taskId: task.id,
     contextId: task.contextId ?? "",
   }
@@ -262,41 +280,63 @@ function messageText(message) {
 
 const agentText = (text) => ({ role: "agent", parts: [{ kind: "text", text }] })
 
+/** The status message of a suspended task: the prompt, and the Request as a data part. */
+const asking = (pending) => ({ role: "agent", parts: [{ kind: "text", text: pending.prompt }, { kind: "data", data: { pending } }] })
+
+/** The Answer a follow-up message carries: the first data part `{answer: {...}}` (either dialect). */
+function answerOf(message) {
+  const part = message.parts.find(
+    (p) => p && typeof p === "object" && (p.kind === undefined || p.kind === "data") && p.data && typeof p.data === "object" && p.data.answer !== undefined,
+  )
+  return part?.data.answer
+}
+
+/** Plain JSON (what every store can keep) of a run's transcript. */
+const plain = (value) => JSON.parse(JSON.stringify(value))
+
 // ---------------------------------------------------------------------------------------------
 // The profile.
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The A2A routes over `run` (one task's agent loop: `(text, contextId) => Promise<RunResult>`):
- * a function `(request) => Promise<Response> | undefined`, `undefined` for a request that is
- * not an A2A route (the caller tries its other profiles, then 404).
+ * The A2A routes over `run` (one task's agent loop: `(text, contextId) => Promise<RunResult>`)
+ * and `resume` (a suspended task's run continued: `({pending, messages?}, answer, contextId) =>
+ * Promise<RunResult>`): a function `(request) => Promise<Response> | undefined`, `undefined`
+ * for a request that is not an A2A route (the caller tries its other profiles, then 404).
  */
-export function a2aRoutes({ config, skills, run, onTask }) {
+export function a2aRoutes({ config, skills, run, resume, onTask }) {
   const store = resolveStore(config?.store)
   const maxBodyBytes = integerOption(config, "maxBodyBytes", 1, DEFAULT_MAX_BODY_BYTES)
   if (config?.owner !== undefined && (typeof config.owner !== "string" || config.owner === "")) {
     throw new ToolnexusError("invalid_options", `a2a.owner: expected a non-empty string, got ${JSON.stringify(config.owner) ?? typeof config.owner}`)
   }
   const lease = leaseOf({ ...config, lease: integerOption(config, "lease", 0, undefined) })
+  /** Tasks whose resume has begun in this process (a second answer in the same tick is refused). */
+  const resuming = new Set()
 
-  async function fulfil(task, text) {
+  /** Runs `work` (the task's run, or its resume) and saves where it ended. */
+  async function fulfil(task, work) {
     const { id, contextId } = task
     let result
     let finished
     let stopRenewing = async () => {}
     try {
-      const working = { ...withoutLease(task), status: { state: "working" } }
+      const working = { id, ...(contextId ? { contextId } : {}), status: { state: "working" } }
       await store.save(leased(working, lease))
       stopRenewing = renewLease(store, working, lease)
-      result = await run(text, contextId)
+      result = await work()
       if (result?.status === "pending" && result.pending) {
-        finished = { id, contextId, status: { state: "input-required", message: agentText(result.pending.prompt) } }
+        const pending = plain(result.pending)
+        const suspended = contextId === undefined ? { pending, messages: plain(result.messages) } : { pending }
+        finished = { id, contextId, status: { state: "input-required", message: asking(pending) }, suspended }
       } else {
         const artifact = { artifactId: crypto.randomUUID(), parts: [{ kind: "text", text: result?.text ?? "" }] }
         finished = { id, contextId, status: { state: "completed" }, artifacts: [artifact] }
       }
     } catch (thrown) {
       finished = { id, contextId, status: { state: "failed", message: agentText(errorText(thrown)) } }
+    } finally {
+      resuming.delete(id)
     }
     try {
       await stopRenewing()
@@ -309,12 +349,48 @@ export function a2aRoutes({ config, skills, run, onTask }) {
     }
     if (typeof onTask === "function") {
       try {
-        await onTask({ id, task: finished, result, state: finished.status.state })
+        await onTask({ id, task: shown(finished), result, state: finished.status.state })
       } catch {
         // A host callback's failure is its own.
       }
     }
     return finished
+  }
+
+  /** The answer to a suspended task: checked, then its run resumed (`taskId` on the message). */
+  async function answerTask(request, rpc, message) {
+    const taskId = message.taskId
+    const task = await store.get(taskId)
+    if (!task) return rpcError(rpc.id, -32001, `Task not found: ${taskId}`)
+    const state = resuming.has(taskId) ? "working" : task.status?.state
+    if (state !== "input-required") {
+      return rpcError(rpc.id, -32004, `Task ${taskId} is ${state}, not input-required: only a task waiting for input takes a follow-up message`)
+    }
+    if (!task.suspended?.pending) {
+      return rpcError(rpc.id, -32004, `Task ${taskId} is input-required, but its halted run was not kept with it, so it cannot be resumed`)
+    }
+    const pending = task.suspended.pending
+    const answer = answerOf(message)
+    if (!answer || typeof answer !== "object" || Array.isArray(answer) || typeof answer.ok !== "boolean") {
+      return rpcError(
+        rpc.id,
+        -32602,
+        `Invalid params: task ${taskId} is waiting for input: send the Answer as a data part {"answer": {"id": "${pending.id}", "ok": true, "data": {...}}}`,
+      )
+    }
+    if (answer.id !== undefined && answer.id !== pending.id) {
+      return rpcError(rpc.id, -32602, `Invalid params: the answer's id ${JSON.stringify(answer.id)} is not the id of the request task ${taskId} waits on (${JSON.stringify(pending.id)}); the task still waits`)
+    }
+    if (typeof resume !== "function") return rpcError(rpc.id, -32603, "Internal error: this handler cannot resume a task")
+    resuming.add(taskId)
+    const v1 = speaksV1(request, rpc.params)
+    const contextId = task.contextId
+    const working = { id: taskId, ...(contextId ? { contextId } : {}), status: { state: "working" } }
+    const running = fulfil(task, () => resume(task.suspended, { ...answer, id: pending.id }, contextId))
+    const blocking = v1 ? rpc.params.configuration?.returnImmediately !== true : rpc.params.configuration?.blocking === true
+    if (!blocking) return rpcResult(rpc.id, v1 ? { task: taskV1(working) } : working)
+    const finished = shown(await running)
+    return rpcResult(rpc.id, v1 ? { task: taskV1(finished) } : finished)
   }
 
   async function sendMessage(request, rpc) {
@@ -323,16 +399,20 @@ export function a2aRoutes({ config, skills, run, onTask }) {
     if (!message || typeof message !== "object" || !Array.isArray(message.parts)) {
       return rpcError(rpc.id, -32602, "Invalid params: SendMessage needs params.message with a parts array")
     }
+    if (message.taskId !== undefined && message.taskId !== null && message.taskId !== "") {
+      if (typeof message.taskId !== "string") return rpcError(rpc.id, -32602, "Invalid params: message.taskId must be a string")
+      return answerTask(request, rpc, message)
+    }
     const text = messageText(message)
     if (text === undefined) return rpcError(rpc.id, -32602, "Invalid params: the message has no text part (this agent reads text only)")
     const v1 = speaksV1(request, params)
     const contextId = typeof message.contextId === "string" && message.contextId !== "" ? message.contextId : undefined
     const submitted = { id: crypto.randomUUID(), ...(contextId ? { contextId } : {}), status: { state: "submitted" } }
     await store.save(leased(submitted, lease))
-    const running = fulfil(submitted, text)
+    const running = fulfil(submitted, () => run(text, contextId))
     const blocking = v1 ? params.configuration?.returnImmediately !== true : params.configuration?.blocking === true
     if (!blocking) return rpcResult(rpc.id, v1 ? { task: taskV1(submitted) } : submitted)
-    const finished = withoutLease(await running)
+    const finished = shown(await running)
     return rpcResult(rpc.id, v1 ? { task: taskV1(finished) } : finished)
   }
 
@@ -349,7 +429,7 @@ export function a2aRoutes({ config, skills, run, onTask }) {
         // Answered failed all the same; the next GetTask tries the save again.
       }
     }
-    task = withoutLease(task)
+    task = shown(task)
     return rpcResult(rpc.id, speaksV1(request, rpc.params) ? taskV1(task) : task)
   }
 

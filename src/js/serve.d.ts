@@ -2,6 +2,13 @@
 // the module, `buildMcpServer`, `toolkit.handler`, `toolkit.serve`).
 import type { MCPServeConfig, OnCall, OnCallEvent, ServeHandle, Tool } from "../ts/index.js"
 
+/** How a transport asks its client an `elicitation/create` (the modes it declared). */
+export interface ElicitationAsker {
+  form: boolean
+  url: boolean
+  ask(params: string): Promise<unknown>
+}
+
 /** The module's MCP server core (`McpServerCore`), as this file uses it. */
 export interface McpServerCoreLike {
   exchange(
@@ -12,8 +19,9 @@ export interface McpServerCoreLike {
     protocolVersion: string | undefined,
     body: string,
     signal: AbortSignal | undefined,
+    asker?: ElicitationAsker,
   ): Promise<[number, [string, string][], string, OnCallEvent | undefined]>
-  message(text: string, signal: AbortSignal | undefined): Promise<[string | undefined, OnCallEvent | undefined]>
+  message(text: string, signal: AbortSignal | undefined, asker?: ElicitationAsker): Promise<[string | undefined, OnCallEvent | undefined]>
 }
 
 /** A JSON-RPC 2.0 message, as an MCP transport carries it. */
@@ -35,6 +43,8 @@ export interface McpTransportLike {
   onerror?: (error: Error) => void
 }
 
+/** The elicitation modes `initialize` params declare (`capabilities.elicitation`), if any. */
+export declare function elicitationModes(params: unknown): { form: boolean; url: boolean } | undefined
 export declare function fetchHandler(core: McpServerCoreLike | undefined, onCall?: OnCall): (request: Request) => Promise<Response>
 export declare function exposedMcpTools<T extends Pick<Tool, "name">>(tools: T[], config?: MCPServeConfig): T[]
 export declare function listen(handler: (request: Request) => Promise<Response>, addr: string): Promise<ServeHandle>
@@ -60,13 +70,18 @@ export declare class McpServer {
    */
   handle(request: Request): Promise<Response>
   /**
-   * Answers one JSON-RPC message; `undefined` for a notification or a response.
+   * Answers one JSON-RPC message; `undefined` for a notification or a response. `extra.ask`
+   * lets a tool that suspends ask the client: the modes it declared and `ask(params)`, which
+   * sends an `elicitation/create` with those params (JSON text) and resolves to its result.
    *
    * ```js
    * await server.handleMessage({ jsonrpc: "2.0", id: 1, method: "tools/list" }) // { jsonrpc: "2.0", id: 1, result: { tools: [...] } }
    * ```
    */
-  handleMessage(message: JSONRPCMessage, extra?: { signal?: AbortSignal }): Promise<JSONRPCMessage | undefined>
+  handleMessage(
+    message: JSONRPCMessage,
+    extra?: { signal?: AbortSignal; ask?: { form: boolean; url: boolean; ask(params: string): Promise<unknown> } },
+  ): Promise<JSONRPCMessage | undefined>
   /**
    * Serves an MCP SDK transport (stdio, in-memory, …); `notifications/cancelled` aborts the
    * call it names.

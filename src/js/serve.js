@@ -25,11 +25,84 @@ async function report(onCall, event) {
   }
 }
 
+// Elicitation (a served tool's suspension asked of the client, SPEC §10 over §7C). The HTTP
+// handler stays stateless for everything else; to know what a client can be asked, it keeps a
+// small table of the clients that declared elicitation in `initialize`: their `initialize`
+// answer carries an `Mcp-Session-Id` (only theirs), and a `tools/call` that names it, and
+// accepts `text/event-stream`, may be asked. The question goes out as an `elicitation/create`
+// event on that call's response stream (the response turns into a stream at the first
+// question); the client POSTs its answer (a JSON-RPC response) to `/mcp`, which must reach the
+// same handler (one process, one worker). The table forgets the oldest client past
+// SESSION_LIMIT, and such a client's calls end as error results naming the suspension.
+
+/** How many clients' declared modes a handler keeps. */
+const SESSION_LIMIT = 1000
+
+/** The modes `initialize` params declare: `capabilities.elicitation` (an empty object is form mode). */
+export function elicitationModes(params) {
+  const declared = params?.capabilities?.elicitation
+  if (!declared || typeof declared !== "object") return undefined
+  const form = Object.keys(declared).length === 0 || (declared.form !== undefined && declared.form !== null)
+  const url = declared.url !== undefined && declared.url !== null
+  return form || url ? { form, url } : undefined
+}
+
+/** `elicitation/create` requests sent and not yet answered, by their JSON-RPC id. */
+class Questions {
+  #open = new Map()
+
+  /** Sends `params` (JSON text) through `send(id, text)`; resolves to the client's result. */
+  ask(params, send, signal) {
+    const id = `elicit-${crypto.randomUUID()}`
+    return new Promise((resolve, reject) => {
+      const done = () => this.#open.delete(id)
+      const gone = () => (done(), reject(new Error("the client went away")))
+      if (signal?.aborted) return gone()
+      signal?.addEventListener("abort", gone, { once: true })
+      this.#open.set(id, { resolve: (v) => (done(), resolve(v)), reject: (e) => (done(), reject(e)) })
+      try {
+        send(id, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"elicitation/create","params":${params}}`)
+      } catch (thrown) {
+        this.#open.get(id)?.reject(thrown)
+      }
+    })
+  }
+
+  get size() {
+    return this.#open.size
+  }
+
+  /** Settles the question a JSON-RPC response answers; `false` when it answers none of ours. */
+  answer(message) {
+    if (!message || typeof message !== "object" || message.method !== undefined) return false
+    const open = this.#open.get(message.id)
+    if (!open) return false
+    if (message.error !== undefined) open.reject(new Error(`the client answered an error: ${message.error?.code} ${message.error?.message}`))
+    else open.resolve(message.result)
+    return true
+  }
+}
+
+/** The JSON-RPC response a body holds, when it is one (not a request or a notification). */
+function responseIn(body) {
+  try {
+    const message = JSON.parse(body)
+    return message && typeof message === "object" && message.method === undefined && message.id !== undefined ? message : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const encoder = new TextEncoder()
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" }
+
 /**
  * A fetch handler `(request) => Promise<Response>` over an MCP server core (the module's
  * `McpServerCore`), or one that answers 404 to everything when `core` is absent (no profile).
  */
 export function fetchHandler(core, onCall) {
+  const sessions = new Map()
+  const questions = new Questions()
   return async function handler(request) {
     const url = new URL(request.url)
     if (core === undefined) return NOT_FOUND()
@@ -42,7 +115,15 @@ export function fetchHandler(core, onCall) {
       const refused = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } })
       return new Response(refused, { status: 413, headers: { "content-type": "application/json" } })
     }
+    if (reads && questions.size > 0) {
+      const response = responseIn(body)
+      if (response && questions.answer(response)) return new Response(null, { status: 202 })
+    }
     const header = (name) => request.headers.get(name) ?? undefined
+    const signal = request.signal ?? undefined
+    const session = sessions.size === 0 ? undefined : header("mcp-session-id")
+    const modes = session === undefined ? undefined : sessions.get(session)
+    if (modes !== undefined && /text\/event-stream/i.test(header("accept") ?? "")) return asking(core, onCall, request, url, body, modes, questions)
     const [status, headers, text, event] = await core.exchange(
       request.method,
       url.pathname,
@@ -50,10 +131,63 @@ export function fetchHandler(core, onCall) {
       header("content-type"),
       header("mcp-protocol-version"),
       body,
-      request.signal ?? undefined,
+      signal,
+      undefined,
     )
     await report(onCall, event)
-    return new Response(text === "" ? null : text, { status, headers })
+    const response = new Response(text === "" ? null : text, { status, headers })
+    if (reads && status === 200 && body.includes('"initialize"')) {
+      const declared = declaredModes(body)
+      if (declared) {
+        const id = crypto.randomUUID()
+        if (sessions.size >= SESSION_LIMIT) sessions.delete(sessions.keys().next().value)
+        sessions.set(id, declared)
+        response.headers.set("mcp-session-id", id)
+      }
+    }
+    return response
+  }
+}
+
+/**
+ * One exchange of a client that can be asked: answered as usual, unless the call asks a
+ * question first; then the response is an event stream at once, the question its first event
+ * and the call's answer its last.
+ */
+function asking(core, onCall, request, url, body, modes, questions) {
+  const header = (name) => request.headers.get(name) ?? undefined
+  const signal = request.signal ?? undefined
+  return new Promise((resolve, reject) => {
+    let stream
+    const send = (_id, text) => {
+      if (stream === undefined) {
+        const readable = new ReadableStream({ start: (c) => void (stream = c) })
+        resolve(new Response(readable, { status: 200, headers: SSE_HEADERS }))
+      }
+      stream.enqueue(encoder.encode(`event: message\ndata: ${text}\n\n`))
+    }
+    const asker = { form: modes.form, url: modes.url, ask: (params) => questions.ask(params, send, signal) }
+    core
+      .exchange(request.method, url.pathname, header("accept"), header("content-type"), header("mcp-protocol-version"), body, signal, asker)
+      .then(async ([status, headers, text, event]) => {
+        await report(onCall, event)
+        if (stream === undefined) return resolve(new Response(text === "" ? null : text, { status, headers }))
+        // The answer after the questions, on the same stream.
+        const sse = headers.some(([name, value]) => name === "content-type" && value === "text/event-stream")
+        stream.enqueue(encoder.encode(sse ? text : `event: message\ndata: ${text}\n\n`))
+        stream.close()
+      })
+      .catch((thrown) => (stream === undefined ? reject(thrown) : stream.error(thrown)))
+  })
+}
+
+/** The elicitation modes of an `initialize` request's body, when it declares any. */
+function declaredModes(body) {
+  try {
+    const message = JSON.parse(body)
+    return message?.method === "initialize" ? elicitationModes(message.params) : undefined
+  } catch {
+    return undefined
   }
 }
 
@@ -93,9 +227,12 @@ export class McpServer {
     return this.#handler(request)
   }
 
-  /** Answers one JSON-RPC message object; `undefined` for a notification or a response. */
+  /**
+   * Answers one JSON-RPC message object; `undefined` for a notification or a response.
+   * `extra.ask` (`{form, url, ask(paramsText)}`) lets a suspended tool ask the client.
+   */
   async handleMessage(message, extra) {
-    const [reply, event] = await this.#core.message(JSON.stringify(message), extra?.signal)
+    const [reply, event] = await this.#core.message(JSON.stringify(message), extra?.signal, extra?.ask)
     await report(this.#onCall, event)
     return reply === undefined ? undefined : JSON.parse(reply)
   }
@@ -104,11 +241,16 @@ export class McpServer {
    * Serves `transport` (an MCP SDK `Transport`: `start`, `send`, `close`, `onmessage`): each
    * request is answered on it; a `notifications/cancelled` aborts the call it names (its
    * tool sees `ctx.signal` fire) and that call's answer is never sent; closing the transport
-   * aborts every call still running.
+   * aborts every call still running. A client that declared elicitation in `initialize` is
+   * asked a suspended tool's question on the transport (`elicitation/create`).
    */
   async connect(transport) {
     const running = new Map()
+    const questions = new Questions()
+    let modes
     const answer = async (message) => {
+      if (questions.answer(message)) return
+      if (message?.method === "initialize") modes = elicitationModes(message.params)
       if (message?.method === "notifications/cancelled") {
         running.get(idKey(message.params?.requestId))?.abort(message.params?.reason ?? "cancelled by the client")
         return
@@ -117,7 +259,9 @@ export class McpServer {
       const controller = isRequest ? new AbortController() : undefined
       if (controller) running.set(idKey(message.id), controller)
       try {
-        const reply = await this.handleMessage(message, { signal: controller?.signal })
+        const send = (_id, text) => void transport.send(JSON.parse(text)).catch(() => {})
+        const ask = modes && controller ? { ...modes, ask: (params) => questions.ask(params, send, controller.signal) } : undefined
+        const reply = await this.handleMessage(message, { signal: controller?.signal, ask })
         if (reply !== undefined && !controller?.signal.aborted) await transport.send(reply)
       } catch (thrown) {
         transport.onerror?.(thrown instanceof Error ? thrown : new Error(errorText(thrown)))
@@ -343,6 +487,14 @@ async function answerNode(handler, req, res, host, server) {
       signal: controller.signal,
     })
     const response = await handler(request)
+    if (response.body !== null && response.headers.get("content-type") === "text/event-stream") {
+      // A stream that may ask the client before it answers: each event goes out as it comes.
+      if (!req.complete) body?.drain()
+      res.writeHead(response.status, Object.fromEntries(response.headers))
+      res.flushHeaders()
+      for await (const chunk of response.body) res.write(chunk)
+      return void res.end()
+    }
     const bytes = Buffer.from(await response.arrayBuffer())
     if (!req.complete) body?.drain()
     // A declared length: the answer goes out in one write, not as chunks.

@@ -7,13 +7,14 @@ use js_sys::{Array, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{get, js_error, record_to_js, to_json};
+use super::convert::{error_text, get, js_error, record_to_js, to_json};
 use super::host::{JsClock, JsSignal};
 use super::tool::tool_from_js;
 use super::toolkit::ToolkitHandle;
-use crate::core::host::Signal;
+use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::json::value::Value;
-use crate::core::serve::http::{route, Inbound};
+use crate::core::serve::elicit::{Asker, Modes};
+use crate::core::serve::http::{route_asking, Inbound};
 use crate::core::serve::mcp::{McpServeConfig, McpServer, OnCallEvent};
 
 /// A stateless MCP server over a set of tools (internal: the facade's `McpServer` wraps it).
@@ -24,7 +25,9 @@ pub struct McpServerHandle {
 
 #[wasm_bindgen(js_class = McpServerCore)]
 impl McpServerHandle {
-    /// One HTTP exchange, read off a `Request` by `serve.js`. Resolves to
+    /// One HTTP exchange, read off a `Request` by `serve.js`; `asker` (`{form, url, ask}`,
+    /// where `ask(paramsText)` sends an `elicitation/create` and resolves to the client's
+    /// result) when the client can be asked. Resolves to
     /// `[status, [[name, value], …], body, onCallEvent | undefined]`.
     #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(
@@ -39,6 +42,10 @@ impl McpServerHandle {
         protocol_version: Option<String>,
         body: String,
         #[wasm_bindgen(unchecked_param_type = "AbortSignal | undefined")] signal: JsValue,
+        #[wasm_bindgen(
+            unchecked_param_type = "{ form: boolean; url: boolean; ask(params: string): Promise<unknown> } | undefined"
+        )]
+        asker: JsValue,
     ) -> Promise {
         let inbound = Inbound {
             method,
@@ -50,8 +57,9 @@ impl McpServerHandle {
         };
         let server = self.server.clone();
         let signal = signal_of(&signal);
+        let asker = asker_of(&asker);
         crate::js::promise::promise(async move {
-            let (out, call) = route(Some(&server), inbound, signal).await;
+            let (out, call) = route_asking(Some(&server), inbound, signal, asker).await;
             let headers: Array = out
                 .headers
                 .iter()
@@ -78,17 +86,56 @@ impl McpServerHandle {
         &self,
         text: String,
         #[wasm_bindgen(unchecked_param_type = "AbortSignal | undefined")] signal: JsValue,
+        #[wasm_bindgen(
+            unchecked_param_type = "{ form: boolean; url: boolean; ask(params: string): Promise<unknown> } | undefined"
+        )]
+        asker: JsValue,
     ) -> Promise {
         let server = self.server.clone();
         let signal = signal_of(&signal);
+        let asker = asker_of(&asker);
         crate::js::promise::promise(async move {
-            let handled = server.handle_text(&text, signal).await;
+            let handled = server.handle_text_asking(&text, signal, asker).await;
             let reply = handled
                 .reply
                 .map_or(JsValue::UNDEFINED, |t| JsValue::from_str(&t));
             Ok(Array::of2(&reply, &event_to_js(handled.call)?).into())
         })
     }
+}
+
+/// The transport's way to ask the client (`{form, url, ask}`), when it has one.
+struct JsAsker {
+    modes: Modes,
+    ask: js_sys::Function,
+}
+
+impl Asker for JsAsker {
+    fn modes(&self) -> Modes {
+        self.modes
+    }
+
+    fn ask(&self, params: String) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let ask = self.ask.clone();
+        Box::pin(async move {
+            let asked = ask
+                .call1(&JsValue::UNDEFINED, &JsValue::from_str(&params))
+                .map_err(|e| error_text(&e))?;
+            let result = crate::js::promise::settle(asked)
+                .await
+                .map_err(|e| error_text(&e))?;
+            to_json(&result)
+        })
+    }
+}
+
+fn asker_of(value: &JsValue) -> Option<Rc<dyn Asker>> {
+    let ask = get(value, "ask").dyn_into::<js_sys::Function>().ok()?;
+    let modes = Modes {
+        form: get(value, "form").is_truthy(),
+        url: get(value, "url").is_truthy(),
+    };
+    Some(Rc::new(JsAsker { modes, ask }))
 }
 
 fn signal_of(value: &JsValue) -> Option<Signal> {

@@ -207,6 +207,7 @@ pub fn ctx_from_js(value: &JsValue) -> Result<Context, String> {
         signal,
         timeout_ms,
         answer,
+        request: None,
     })
 }
 

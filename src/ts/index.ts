@@ -20,7 +20,7 @@
 // module, instantiated by the runtime's loader (scripts/bundle-entry.mjs).
 import * as module from "#glue-full"
 import * as core from "./core/index.js"
-import type { Tool, Toolkit } from "./core/index.js"
+import type { Message, Tool, Toolkit } from "./core/index.js"
 import { checked, whenInstantiated } from "./core/instance.js"
 import { ToolnexusError } from "../js/errors.js"
 import { exposedMcpTools as exposedTools, fetchHandler, listen, McpServer } from "../js/serve.js"
@@ -695,7 +695,13 @@ function a2aProfile(toolkit: module.Toolkit, options: HandlerOptions | undefined
   const kit = toolkit as unknown as Toolkit
   const run = (text: string, contextId: string | undefined) =>
     contextId === undefined ? client.run(text, { toolkit: kit }) : client.ask(text, { toolkit: kit, id: contextId })
-  return a2aRoutes({ config, skills: () => toolkit.__skillCards(), run, onTask: options?.onTask })
+  // A suspended task's answer: the halted run's transcript is saved with the task, or, for a
+  // task with a context, in the client's conversation store.
+  const resume = (suspended: { pending: Request; messages?: unknown[] }, answer: Answer, contextId: string | undefined) =>
+    contextId === undefined
+      ? client.runWithAnswer({ toolkit: kit, history: (suspended.messages ?? []) as Message[], pending: suspended.pending, answer })
+      : client.askWithAnswer({ toolkit: kit, id: contextId, pending: suspended.pending, answer })
+  return a2aRoutes({ config, skills: () => toolkit.__skillCards(), run, resume, onTask: options?.onTask })
 }
 servingProto.serve = async function serve(this: module.Toolkit & Pick<Toolkit, "handler">, addr: string, options?: HandlerOptions): Promise<ServeHandle> {
   return listen(this.handler(options), addr)

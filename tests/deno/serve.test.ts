@@ -1,7 +1,8 @@
 // toolkit.serve in Deno (Deno.serve), on the packed package (see run.sh): this package's own
 // MCP client lists and calls the served tools over 127.0.0.1, a raw fetch sees the stateless
-// transport's answers, and a request aborted mid-call reaches the tool's signal.
-import { createToolkit, defineTool } from "toolnexus-wasm"
+// transport's answers, a request aborted mid-call reaches the tool's signal, and a tool that
+// suspends asks a client that declared elicitation (its answer streamed by Deno.serve).
+import { createToolkit, defineTool, pending } from "toolnexus-wasm"
 
 function equal(actual: unknown, expected: unknown) {
   const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)]
@@ -69,6 +70,33 @@ Deno.test("toolkit.serve listens with Deno.serve; the served tools work and a ca
     await call
     await reported
     equal(calls, ["echo:false", "slow:true"])
+  } finally {
+    await srv.stop()
+  }
+})
+
+Deno.test("a served tool that suspends asks a client that declared elicitation, through Deno.serve's stream", async () => {
+  const pay = defineTool({
+    name: "pay",
+    description: "asks before paying",
+    run: (_args, ctx) => (ctx.answer?.ok ? `paid (${String(ctx.answer.data?.note)})` : pending({ kind: "approval", prompt: "Send 25?" })),
+  })
+  const served = await createToolkit({ builtins: false, extraTools: [pay] })
+  const srv = await served.serve("127.0.0.1:0", { mcp: {} })
+  try {
+    const asked: string[] = []
+    const asking = await createToolkit({
+      builtins: false,
+      mcpConfig: { mcpServers: { gw: { url: `${srv.url}/mcp` } } },
+      waitFor: (request) => (asked.push(request.prompt), { id: request.id, ok: true, data: { note: "deno" } }),
+    })
+    const paid = await asking.execute("gw_pay", {})
+    equal([paid.output, paid.isError, asked], ["paid (deno)", false, ["Send 25?"]])
+    await asking.close()
+    const silent = await createToolkit({ builtins: false, mcpConfig: { mcpServers: { gw: { url: `${srv.url}/mcp` } } } })
+    const refused = await silent.execute("gw_pay", {})
+    equal([refused.isError, refused.output.startsWith("The tool suspended (approval): Send 25?")], [true, true])
+    await silent.close()
   } finally {
     await srv.stop()
   }

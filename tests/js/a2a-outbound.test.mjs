@@ -249,12 +249,19 @@ describe("a real A2A 1.0 agent (the official @a2a-js/sdk server)", () => {
     await tk.close()
   })
 
-  test("input-required stops polling and tells the model what the agent asks", async () => {
+  test("input-required stops polling and is a suspension naming what the agent asks", async () => {
     const tk = await kit()
     const r = await tk.execute("Review_Desk_review", { task: "question about the code" })
     assert.equal(r.isError, true)
     assert.equal(r.output, `A2A task ${r.metadata.taskId} input-required: Which file?`)
     assert.equal(r.metadata.state, "input-required")
+    // SPEC §10: a pending result (tests/js/a2a-input.test.mjs answers it).
+    assert.equal(r.metadata.pending.kind, "input")
+    assert.equal(r.metadata.pending.prompt, "Which file?")
+    assert.deepEqual(
+      { agent: r.metadata.pending.data.agent, taskId: r.metadata.pending.data.taskId },
+      { agent: "Review Desk", taskId: r.metadata.taskId },
+    )
     await tk.close()
   })
 

@@ -10,6 +10,8 @@ mod mcp_common;
 #[path = "../resume_support/mod.rs"]
 mod resume_support;
 
+#[path = "../a2a_input.rs"]
+mod a2a_input;
 #[path = "../a2a_outbound.rs"]
 mod a2a_outbound;
 #[path = "../agents_completion.rs"]

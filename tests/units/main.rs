@@ -68,6 +68,8 @@ mod names;
 mod result_json;
 #[path = "../schema.rs"]
 mod schema;
+#[path = "../serve_elicit.rs"]
+mod serve_elicit;
 #[path = "../serve_mcp.rs"]
 mod serve_mcp;
 #[path = "../skills_data.rs"]

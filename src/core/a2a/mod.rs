@@ -1,7 +1,9 @@
 //! A2A agents, outbound (SPEC §7A): a remote agent's Agent Card is fetched, each advertised
 //! skill becomes a tool (source `"a2a"`), and a call is one JSON-RPC `SendMessage` followed by
 //! `GetTask` polls until the task stops. Speaks the reference's minimal wire and A2A 1.0 (as
-//! the official SDKs do), told apart by the card. No streaming, push or auth in the core.
+//! the official SDKs do), told apart by the card. A task that stops at `input-required` is a
+//! SPEC §10 suspension of the tool, and the retry with the answer continues it (`input.rs`).
+//! No streaming, push or auth in the core.
 //!
 //! ```
 //! use toolnexus::core::a2a::config::parse_agents_config;
@@ -11,6 +13,7 @@
 
 pub mod card;
 pub mod config;
+pub mod input;
 pub mod load;
 pub mod tool;
 pub mod wire;

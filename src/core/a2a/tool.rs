@@ -1,13 +1,16 @@
 //! One advertised skill as a uniform `Tool` (SPEC §7A): named `sanitize(card.name)_sanitize(skill)`,
 //! source `"a2a"`, input `{task}`. `execute` sends one `SendMessage`, then polls `GetTask`
 //! every `pollEvery` until the task stops, in the order the SPEC pins: check abort → check
-//! timeout → sleep → check abort → `GetTask`.
+//! timeout → sleep → check abort → `GetTask`. A task that stops at `input-required` is a
+//! `pending` result (SPEC §10, see `input.rs`); the retry that carries the answer sends it to
+//! the same task and polls on.
 
-use crate::core::json::value::{Map, Value};
+use crate::core::json::value::Value;
 use futures_util::future::select;
 use std::rc::Rc;
 
 use super::card::Skill;
+use super::input::{continuation, followup_params, input_request, Continuation};
 use super::wire::{
     call, reply_of, send_params, state_of, status_text, stops_at, task_output, CallError, Endpoint,
     Reply,
@@ -18,7 +21,7 @@ use crate::core::mcp::load::EnvLookup;
 use crate::core::mcp::tool::Redactor;
 use crate::core::spec::ToolSpec;
 use crate::core::tool::{Context, Tool};
-use crate::core::types::{sanitize, ToolResult};
+use crate::core::types::{pending, sanitize, Answer, ToolResult};
 
 /// Makes a fresh id (a UUID on the platform) for each request and message.
 pub type NewId = Rc<dyn Fn() -> String>;
@@ -116,6 +119,8 @@ impl Tool for A2aTool {
 struct Call {
     link: Rc<AgentLink>,
     signal: Option<Signal>,
+    /// The retry of a suspended call: the remote task it answers, and the answer.
+    resumes: Option<(Continuation, Answer)>,
     budget: f64,
     start: f64,
     task_id: String,
@@ -127,9 +132,16 @@ impl Call {
     fn new(link: Rc<AgentLink>, ctx: Context) -> Self {
         let start = link.clock.now_ms();
         let budget = ctx.timeout_ms.unwrap_or(link.timeout_ms);
+        let resumes = match (ctx.request, ctx.answer) {
+            (Some(request), Some(answer)) => {
+                continuation(&link.agent, &request).map(|to| (to, answer))
+            }
+            _ => None,
+        };
         Call {
             link,
             signal: ctx.signal,
+            resumes,
             budget,
             start,
             task_id: String::new(),
@@ -148,7 +160,14 @@ impl Call {
 
     async fn run(mut self, task: &str) -> ToolResult {
         let (headers, redactor) = self.link.expanded_headers();
-        let params = send_params(self.link.endpoint.dialect, task, &(self.link.new_id)());
+        let message_id = (self.link.new_id)();
+        let params = match self.resumes.take() {
+            Some((to, answer)) => {
+                self.task_id = to.task_id.clone();
+                followup_params(self.link.endpoint.dialect, &to, &answer, &message_id)
+            }
+            None => send_params(self.link.endpoint.dialect, task, &message_id),
+        };
         let mut current = match self.rpc(&headers, "SendMessage", &params).await {
             Ok(Reply::Task(task)) => task,
             Ok(Reply::Message(message)) => {
@@ -159,11 +178,9 @@ impl Call {
             }
             Err(failure) => return self.failed(failure, &redactor),
         };
-        self.task_id = current
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        if let Some(id) = current.get("id").and_then(Value::as_str) {
+            self.task_id = id.to_owned();
+        }
         if let Some(state) = state_of(&current) {
             self.state = state;
         }
@@ -207,7 +224,16 @@ impl Call {
             output.push_str(": ");
             output.push_str(&detail);
         }
-        self.finish(ToolResult::error(redactor.apply(&output)))
+        let output = redactor.apply(&output);
+        if self.state == "input-required" {
+            // The agent waits on us: a suspension the local waitFor (or a durable halt) answers.
+            let mut request = input_request(&self.link.agent, &current, &(self.link.new_id)());
+            request.prompt = redactor.apply(&request.prompt);
+            let mut result = pending(request);
+            result.output = output;
+            return self.finish(result);
+        }
+        self.finish(ToolResult::error(output))
     }
 
     /// One JSON-RPC call within what is left of the budget.
@@ -272,10 +298,11 @@ impl Call {
         self.finish(ToolResult::error(output))
     }
 
-    /// `result` with `metadata = {agent, taskId, state, polls, ms}`.
+    /// `result` with `metadata = {agent, taskId, state, polls, ms}` (after a suspension's
+    /// `pending`).
     fn finish(self, mut result: ToolResult) -> ToolResult {
         let ms = (self.link.clock.now_ms() - self.start).max(0.0).round() as u64;
-        let mut metadata = Map::new();
+        let mut metadata = result.metadata.take().unwrap_or_default();
         metadata.insert("agent".into(), Value::from(self.link.agent.as_str()));
         metadata.insert("taskId".into(), Value::from(self.task_id));
         metadata.insert("state".into(), Value::from(self.state));

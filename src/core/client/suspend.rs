@@ -84,6 +84,7 @@ pub async fn with_answer(
     let ctx = Context {
         signal: env.signal.clone(),
         answer: Some(answer),
+        request: Some(request.clone()),
         ..Context::default()
     };
     let start = env.clock.now_ms();

@@ -6,12 +6,14 @@
 //! with `405`; every other path is `404`.
 
 use super::accept::{choose, Answer};
+use super::elicit::Asker;
 use super::mcp::{
     error_text, Handled, McpServer, OnCallEvent, INVALID_REQUEST, PROTOCOL_VERSIONS,
     PROTOCOL_VERSIONS_TEXT,
 };
 use crate::core::host::Signal;
 use crate::core::json::value::Value;
+use std::rc::Rc;
 
 /// Where the MCP profile is mounted.
 pub const MCP_PATH: &str = "/mcp";
@@ -87,8 +89,19 @@ pub async fn route(
     inbound: Inbound,
     signal: Option<Signal>,
 ) -> (Outbound, Option<OnCallEvent>) {
+    route_asking(mcp, inbound, signal, None).await
+}
+
+/// [`route`] where the client can be asked (`asker`: it declared elicitation and the response
+/// can stream): a tool's suspension becomes an `elicitation/create` the host sends it.
+pub async fn route_asking(
+    mcp: Option<&McpServer>,
+    inbound: Inbound,
+    signal: Option<Signal>,
+    asker: Option<Rc<dyn Asker>>,
+) -> (Outbound, Option<OnCallEvent>) {
     match mcp {
-        Some(server) if is_mcp(&inbound) => serve_mcp(server, inbound, signal).await,
+        Some(server) if is_mcp(&inbound) => serve_mcp(server, inbound, signal, asker).await,
         _ => (Outbound::text(404, "not found"), None),
     }
 }
@@ -97,6 +110,7 @@ async fn serve_mcp(
     server: &McpServer,
     inbound: Inbound,
     signal: Option<Signal>,
+    asker: Option<Rc<dyn Asker>>,
 ) -> (Outbound, Option<OnCallEvent>) {
     if !inbound.method.eq_ignore_ascii_case("POST") {
         let out = Outbound {
@@ -113,7 +127,9 @@ async fn serve_mcp(
         let why = "Not Acceptable: the client must accept application/json or text/event-stream";
         return (Outbound::refused(406, why), None);
     };
-    let Handled { reply, call } = server.handle_text(&inbound.body, signal).await;
+    let Handled { reply, call } = server
+        .handle_text_asking(&inbound.body, signal, asker)
+        .await;
     let out = match reply {
         None => Outbound {
             status: 202,

@@ -2,15 +2,22 @@
 //! tools verbatim (`tools/list`) and runs them through the same checks as the toolkit
 //! (`tools/call`: the arguments against the schema, the caller's signal), answering
 //! `initialize`, `ping` and notifications as a stateless server does. The transport
-//! (streamable HTTP) is [`super::http`].
+//! (streamable HTTP) is [`super::http`]. A tool that suspends (SPEC §10) is asked of the
+//! client through `elicitation/create` when the transport gives an [`Asker`] (the client
+//! declared elicitation), and run again with the answer; otherwise its call is an error result
+//! naming the suspension.
 
+use super::elicit::{answer_of, elicitation_params, unanswerable, Asker};
+use crate::core::client::suspend::check_answer;
 use crate::core::execute::run_checked;
-use crate::core::host::{Clock, Signal};
+use crate::core::host::{Clock, LocalBoxFuture, Signal};
+use crate::core::json::record::Record;
 use crate::core::json::text::{buffer_text, write_str, write_value, Object};
 use crate::core::json::value::Value;
 use crate::core::tool::{Context, SharedTool};
 use crate::core::toolkit::Toolkit;
-use crate::core::types::ToolResult;
+use crate::core::types::{pending_of, Request, ToolResult};
+use futures_util::future::{select, Either};
 use std::rc::Rc;
 
 /// Invalid JSON was received.
@@ -156,8 +163,19 @@ impl McpServer {
 
     /// One message as JSON text; text that is not JSON is answered `-32700`.
     pub async fn handle_text(&self, text: &str, signal: Option<Signal>) -> Handled {
+        self.handle_text_asking(text, signal, None).await
+    }
+
+    /// [`handle_text`](Self::handle_text) on a transport that can ask the client: a tool's
+    /// suspension becomes an `elicitation/create` through `asker`.
+    pub async fn handle_text_asking(
+        &self,
+        text: &str,
+        signal: Option<Signal>,
+        asker: Option<Rc<dyn Asker>>,
+    ) -> Handled {
         match crate::core::json::parse::from_str(text) {
-            Ok(message) => self.handle(message, signal).await,
+            Ok(message) => self.handle(message, signal, asker).await,
             Err(why) => Handled::reply(error_text(
                 &Value::Null,
                 PARSE_ERROR,
@@ -169,7 +187,12 @@ impl McpServer {
     /// One parsed message: a request gets its response; a notification (any
     /// `notifications/…`, `notifications/cancelled` included, which a stateless server cannot
     /// tie to a request) and a client's response get none.
-    pub async fn handle(&self, message: Value, signal: Option<Signal>) -> Handled {
+    pub async fn handle(
+        &self,
+        message: Value,
+        signal: Option<Signal>,
+        asker: Option<Rc<dyn Asker>>,
+    ) -> Handled {
         let Value::Object(mut map) = message else {
             let why = if matches!(message, Value::Array(_)) {
                 "Invalid Request: a batch (JSON array) is not supported; send one message per request"
@@ -202,7 +225,7 @@ impl McpServer {
             };
         };
         let params = map.remove("params").unwrap_or(Value::Null);
-        self.request(&id, &method, params, signal).await
+        self.request(&id, &method, params, signal, asker).await
     }
 
     async fn request(
@@ -211,12 +234,13 @@ impl McpServer {
         method: &str,
         params: Value,
         signal: Option<Signal>,
+        asker: Option<Rc<dyn Asker>>,
     ) -> Handled {
         match method {
             "initialize" => Handled::reply(result_text(id, &self.initialize(&params))),
             "ping" => Handled::reply(result_text(id, "{}")),
             "tools/list" => Handled::reply(result_text(id, &self.tool_list())),
-            "tools/call" => self.call(id, params, signal).await,
+            "tools/call" => self.call(id, params, signal, asker).await,
             other => Handled::reply(error_text(
                 id,
                 METHOD_NOT_FOUND,
@@ -262,7 +286,13 @@ impl McpServer {
         buffer_text(out)
     }
 
-    async fn call(&self, id: &Value, params: Value, signal: Option<Signal>) -> Handled {
+    async fn call(
+        &self,
+        id: &Value,
+        params: Value,
+        signal: Option<Signal>,
+        asker: Option<Rc<dyn Asker>>,
+    ) -> Handled {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             let why = "Invalid params: tools/call needs a string \"name\"";
             return Handled::reply(error_text(id, INVALID_PARAMS, why));
@@ -277,10 +307,22 @@ impl McpServer {
         };
         let started = self.now();
         let ctx = Context {
-            signal,
+            signal: signal.clone(),
             ..Context::default()
         };
+        // Kept only where a suspension could be asked and the tool run again.
+        let kept = asker.as_ref().map(|_| args.clone());
         let result = run_checked(tool.clone(), args, ctx, self.clock.clone()).await;
+        let result = match pending_of(&result) {
+            None => result,
+            Some(request) => match (asker, kept) {
+                (Some(asker), Some(args)) => {
+                    let asked = self.ask(&tool, args, request, asker, signal);
+                    Box::pin(asked).await
+                }
+                _ => ToolResult::error(unanswerable(&request)),
+            },
+        };
         let body = call_result(&result);
         let spec = tool.spec();
         Handled {
@@ -296,6 +338,62 @@ impl McpServer {
 
     fn now(&self) -> f64 {
         self.clock.as_ref().map_or(0.0, |c| c.now_ms())
+    }
+
+    /// The loop rule of SPEC §10 with the client as `waitFor`: ask, then run the tool again
+    /// once with the checked answer (its id and `expiresAt`); a refusal is `declined/expired`,
+    /// a second suspension `unresolved`.
+    async fn ask(
+        &self,
+        tool: &SharedTool,
+        args: Value,
+        request: Request,
+        asker: Rc<dyn Asker>,
+        signal: Option<Signal>,
+    ) -> ToolResult {
+        let Some(params) = elicitation_params(&request, asker.modes()) else {
+            return ToolResult::error(unanswerable(&request));
+        };
+        let asked = asker.ask(params);
+        let raw = match &signal {
+            None => asked.await,
+            Some(signal) => match select(asked, signal.wait()).await {
+                Either::Left((raw, _)) => raw,
+                Either::Right(_) => return ToolResult::error("cancelled: the client went away"),
+            },
+        };
+        let answer = answer_of(raw, &request.id).to_json_value();
+        let clock: &dyn Clock = match &self.clock {
+            Some(clock) => clock.as_ref(),
+            None => &Epoch,
+        };
+        let answer = check_answer(&request, Ok(answer), clock);
+        if !answer.ok {
+            return ToolResult::error(format!("declined/expired: {}", request.prompt));
+        }
+        let ctx = Context {
+            signal,
+            answer: Some(answer),
+            request: Some(request.clone()),
+            ..Context::default()
+        };
+        let again = run_checked(tool.clone(), args, ctx, self.clock.clone()).await;
+        if pending_of(&again).is_some() {
+            return ToolResult::error(format!("unresolved: {}", request.prompt));
+        }
+        again
+    }
+}
+
+/// The time of a server built without a clock: no request it asks about has expired.
+struct Epoch;
+
+impl Clock for Epoch {
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+    fn sleep(&self, _ms: f64) -> LocalBoxFuture<'static, ()> {
+        Box::pin(std::future::pending())
     }
 }
 

@@ -8,6 +8,8 @@
 #[cfg(feature = "full")]
 pub mod accept;
 #[cfg(feature = "full")]
+pub mod elicit;
+#[cfg(feature = "full")]
 pub mod http;
 #[cfg(feature = "full")]
 pub mod mcp;

@@ -4,7 +4,8 @@
 // task text:
 //   "fail …"      working, then failed with the status message "boom"
 //   "slow …"      working, and never ends (until the server closes)
-//   "question …"  input-required, asking "Which file?"
+//   "question …"  input-required, asking "Which file?"; the follow-up message on that task
+//                 (its answer) completes it with the artifact "FILE: <the follow-up's text>"
 //   anything else working; completed with the artifact "REVIEWED: <text>" once the task was
 //                 polled (GetTask) twice: the poll count, not a timer, decides
 // Every request is recorded in `requests` ({method, path, rpc, headers}).
@@ -37,6 +38,23 @@ class ReviewExecutor {
     const { taskId, contextId } = ctx
     const input = ctx.userMessage.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("")
     const update = (state, message) => bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(state, message), metadata: undefined }))
+    if (ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
+      // The answer to "Which file?": the follow-up message names this task.
+      update(TaskState.TASK_STATE_WORKING)
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: { artifactId: crypto.randomUUID(), name: "file", description: "", parts: [text(`FILE: ${input}`)], metadata: undefined, extensions: [] },
+          append: false,
+          lastChunk: true,
+          metadata: undefined,
+        }),
+      )
+      update(TaskState.TASK_STATE_COMPLETED)
+      bus.finished()
+      return
+    }
     bus.publish(
       AgentEvent.task({ id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }),
     )
