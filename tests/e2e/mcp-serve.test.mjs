@@ -58,6 +58,13 @@ describe("toolkit.handler in a page and in its Service Worker", () => {
   })
 
   it("logged no page errors", () => {
-    assert.deepEqual(browser.problems, [])
+    // The client asks for the standalone GET stream once after initialize; a stateless handler
+    // answers 405 (no stream offered, as the MCP spec allows), which Chromium logs, and the
+    // request is then dropped by the client. Nothing else may appear.
+    const refusedStream = "console: Failed to load resource: the server responded with a status of 405 ()"
+    const droppedStream = /^requestfailed: http:\/\/127\.0\.0\.1:\d+\/mcp net::ERR_ABORTED$/
+    const expected = browser.problems.filter((p) => p === refusedStream || droppedStream.test(p))
+    assert.ok(expected.length <= 2, `at most the one refused stream: ${expected.join(" | ")}`)
+    assert.deepEqual(browser.problems.filter((p) => !expected.includes(p)), [])
   })
 })

