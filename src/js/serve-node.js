@@ -1,0 +1,192 @@
+// `serve` on node:http (Node, Bun): each request becomes a light view (serve-exchange.js) the
+// routes' dispatch reads, and the answer is written straight to Node's response: no WHATWG
+// `Request`, `Headers` or `Response` per request, which cost more than the A2A work itself.
+// The behaviour is the WHATWG handler's: the same routes, caps and answers; a small body with
+// a declared length is read whole, any other streams so a cap can stop it; the call's signal
+// fires when the client goes away before the answer is written.
+import { ToolnexusError } from "./errors.js"
+import { errorText } from "./stores.js"
+import { readBodyText } from "./request-body.js"
+import { textAnswer } from "./serve-exchange.js"
+
+/** The largest declared body `serve` reads whole before calling the routes (64 KiB). */
+const SMALL_BODY_BYTES = 65536
+
+/** The routes' own paths: read as they are; any other request target goes through `URL`. */
+const PLAIN_PATHS = new Set(["/", "/mcp", "/.well-known/agent-card.json"])
+
+const decoder = new TextDecoder()
+
+/**
+ * Listens with `http` on `host:port`, answering each request with `dispatch` (views to
+ * answers); `check(host, origin)` (when given) refuses a request with a reason (403); `baseUrl`
+ * makes the URL callers use. Resolves to `{url, stop(), close()}` once listening.
+ */
+export async function listenNode(http, dispatch, host, port, check, baseUrl) {
+  let origin
+  const server = http.createServer((req, res) => void answerNode(dispatch, req, res, origin, check))
+  await new Promise((resolve, reject) => {
+    const failed = (thrown) => reject(new ToolnexusError("network", `serve: cannot listen on ${host}:${port}: ${errorText(thrown)}`, { cause: thrown }))
+    server.once("error", failed)
+    server.listen(port, host, () => {
+      server.off("error", failed)
+      resolve()
+    })
+  })
+  origin = baseUrl(host, server.address().port)
+  const stop = () =>
+    new Promise((resolve) => {
+      // Requests in flight finish; idle keep-alive connections (a client's pool) end now.
+      server.close(() => resolve())
+      server.closeIdleConnections?.()
+    })
+  return { url: origin, stop, close: stop }
+}
+
+/**
+ * A Node request's body as a WHATWG stream, read as the routes pull it (a route that caps a
+ * body stops reading it). `drain()` drops what was left unread: read off the socket and
+ * discarded, never buffered, so the answer is still written on this connection.
+ */
+function nodeBody(req) {
+  let open = true
+  const end = (how) => {
+    if (!open) return
+    open = false
+    how()
+  }
+  const drain = () => {
+    open = false
+    req.removeAllListeners("data")
+    req.resume()
+  }
+  const stream = new ReadableStream({
+    start(controller) {
+      req.on("data", (chunk) => {
+        if (!open) return
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        if (controller.desiredSize <= 0) req.pause()
+      })
+      req.once("end", () => end(() => controller.close()))
+      req.once("error", (thrown) => end(() => controller.error(thrown)))
+      req.pause()
+    },
+    pull() {
+      req.resume()
+    },
+    cancel: drain,
+  })
+  return { stream, drain }
+}
+
+/** A body of a declared length within `SMALL_BODY_BYTES`, read off the socket into one buffer. */
+function smallBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = []
+    req.on("data", (chunk) => chunks.push(chunk))
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
+    req.once("error", reject)
+  })
+}
+
+/** A header of Node's request as the WHATWG `Headers.get` gives it (repeats joined), or `undefined`. */
+function headerOf(req, name) {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value.join(", ") : value
+}
+
+/**
+ * The view of Node's request (serve-exchange.js): `bytes` is a small body already read,
+ * `streamed` a `nodeBody`, neither for a request without one; `signal` is made when read.
+ */
+function nodeView(req, origin, bytes, streamed, aborts) {
+  const target = req.url ?? "/"
+  const path = PLAIN_PATHS.has(target) ? target : new URL(origin + (target.startsWith("/") ? target : "/")).pathname
+  const declared = Number(req.headers["content-length"])
+  return {
+    method: req.method,
+    path,
+    origin,
+    header: (name) => headerOf(req, name),
+    readText(maxBytes) {
+      if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ tooLarge: declared })
+      if (streamed !== undefined) return readBodyText({ headers: { get: () => null }, body: streamed.stream }, maxBytes)
+      if (bytes === undefined) return Promise.resolve("")
+      return Promise.resolve(bytes.length > maxBytes ? { tooLarge: bytes.length } : decoder.decode(bytes))
+    },
+    get signal() {
+      return aborts.signal()
+    },
+  }
+}
+
+/**
+ * Writes `answer` (`{status, headers, body}`) to `res`: text with its length, in one write; a
+ * stream (an MCP call that asks the client before it answers) event by event as it comes.
+ */
+async function writeAnswer(res, answer) {
+  const body = answer.body ?? ""
+  const headers = {}
+  const pairs = Array.isArray(answer.headers) ? answer.headers : Object.entries(answer.headers ?? {})
+  for (const [name, value] of pairs) {
+    const key = name.toLowerCase()
+    headers[key] = key in headers ? `${headers[key]}, ${value}` : value
+  }
+  if (typeof body === "string") {
+    headers["content-length"] = Buffer.byteLength(body)
+    res.writeHead(answer.status, headers)
+    return void res.end(body)
+  }
+  res.writeHead(answer.status, headers)
+  res.flushHeaders()
+  for await (const chunk of body) res.write(chunk)
+  res.end()
+}
+
+/**
+ * The call's cancellation: an `AbortController` made only when a route reads the signal,
+ * aborted (or made aborted) once the client went away before the answer was written.
+ */
+function abortsOf(res) {
+  let controller
+  let gone
+  res.on("close", () => {
+    if (res.writableFinished) return
+    gone = "the client closed the connection"
+    controller?.abort(gone)
+  })
+  return {
+    signal() {
+      if (controller === undefined) {
+        controller = new AbortController()
+        if (gone !== undefined) controller.abort(gone)
+      }
+      return controller.signal
+    },
+  }
+}
+
+/** One Node exchange: the view to `dispatch`, its answer written to `res`. */
+async function answerNode(dispatch, req, res, origin, check) {
+  // (A routes' failure is a bare 500: what it threw may hold what a client must not read.)
+  const aborts = abortsOf(res)
+  let streamed
+  try {
+    const hasBody = req.method !== "GET" && req.method !== "HEAD"
+    // A small body with a declared length is read whole (the common JSON-RPC call: a
+    // WHATWG stream costs more than the body); any other body streams, so a cap can stop it.
+    const declared = Number(req.headers["content-length"])
+    const small = hasBody && Number.isSafeInteger(declared) && declared <= SMALL_BODY_BYTES
+    if (hasBody && !small) streamed = nodeBody(req)
+    const bytes = small ? await smallBody(req) : undefined
+    const why = check?.(req.headers.host, headerOf(req, "origin"))
+    const answer = why !== undefined ? textAnswer(403, `forbidden: ${why}`) : await dispatch(nodeView(req, origin, bytes, streamed, aborts))
+    if (!req.complete) streamed?.drain()
+    await writeAnswer(res, answer)
+  } catch {
+    if (!req.complete) streamed?.drain()
+    if (res.headersSent) return void res.destroy()
+    res.writeHead(500, { "content-type": "text/plain; charset=utf-8" })
+    res.end("internal error")
+  }
+}
