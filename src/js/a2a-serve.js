@@ -43,6 +43,9 @@ const OLD_METHODS = {
 // Task stores.
 // ---------------------------------------------------------------------------------------------
 
+/** The task an `InMemoryTaskStore` holds under `id`, read in place (never to be changed). */
+let peekStored
+
 /**
  * Tasks in this process's memory (the default store): they last as long as the handler.
  *
@@ -54,6 +57,13 @@ const OLD_METHODS = {
  */
 export class InMemoryTaskStore {
   #tasks = new Map()
+
+  static {
+    // GetTask's read of the stored task itself, not a copy: it only reads it (every step
+    // after makes a new object), so the copy `get` makes for any other caller is not needed
+    // (a subclass, which may override `get`, is read through `get`).
+    peekStored = (store, id) => store.#tasks.get(id)
+  }
 
   /** The task saved under `id` (a copy), or `undefined`. */
   async get(id) {
@@ -419,7 +429,7 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
   async function getTask(view, rpc) {
     const id = rpc.params?.id
     if (typeof id !== "string" || id === "") return rpcError(rpc.id, -32602, "Invalid params: GetTask needs params.id")
-    let task = await store.get(id)
+    let task = Object.getPrototypeOf(store) === InMemoryTaskStore.prototype ? peekStored(store, id) : await store.get(id)
     if (!task) return rpcError(rpc.id, -32001, `Task not found: ${id}`)
     if (lapsed(task)) {
       task = lapsedTask(task)

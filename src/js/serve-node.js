@@ -97,26 +97,41 @@ function headerOf(req, name) {
 
 /**
  * The view of Node's request (serve-exchange.js): `bytes` is a small body already read,
- * `streamed` a `nodeBody`, neither for a request without one; `signal` is made when read.
+ * `streamed` a `nodeBody`, neither for a request without one; the signal is made when read.
+ * A class, not an object of closures: one is made per request.
  */
-function nodeView(req, origin, bytes, streamed, aborts) {
-  const target = req.url ?? "/"
-  const path = PLAIN_PATHS.has(target) ? target : new URL(origin + (target.startsWith("/") ? target : "/")).pathname
-  const declared = Number(req.headers["content-length"])
-  return {
-    method: req.method,
-    path,
-    origin,
-    header: (name) => headerOf(req, name),
-    readText(maxBytes) {
-      if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ tooLarge: declared })
-      if (streamed !== undefined) return readBodyText({ headers: { get: () => null }, body: streamed.stream }, maxBytes)
-      if (bytes === undefined) return Promise.resolve("")
-      return Promise.resolve(bytes.length > maxBytes ? { tooLarge: bytes.length } : decoder.decode(bytes))
-    },
-    get signal() {
-      return aborts.signal()
-    },
+class NodeView {
+  #req
+  #bytes
+  #streamed
+  #aborts
+
+  constructor(req, origin, bytes, streamed, aborts) {
+    const target = req.url ?? "/"
+    this.method = req.method
+    this.path = PLAIN_PATHS.has(target) ? target : new URL(origin + (target.startsWith("/") ? target : "/")).pathname
+    this.origin = origin
+    this.#req = req
+    this.#bytes = bytes
+    this.#streamed = streamed
+    this.#aborts = aborts
+  }
+
+  header(name) {
+    return headerOf(this.#req, name)
+  }
+
+  readText(maxBytes) {
+    const declared = Number(this.#req.headers["content-length"])
+    if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ tooLarge: declared })
+    if (this.#streamed !== undefined) return readBodyText({ headers: { get: () => null }, body: this.#streamed.stream }, maxBytes)
+    const bytes = this.#bytes
+    if (bytes === undefined) return Promise.resolve("")
+    return Promise.resolve(bytes.length > maxBytes ? { tooLarge: bytes.length } : decoder.decode(bytes))
+  }
+
+  get signal() {
+    return this.#aborts.signal()
   }
 }
 
@@ -180,7 +195,7 @@ async function answerNode(dispatch, req, res, origin, check) {
     if (hasBody && !small) streamed = nodeBody(req)
     const bytes = small ? await smallBody(req) : undefined
     const why = check?.(req.headers.host, headerOf(req, "origin"))
-    const answer = why !== undefined ? textAnswer(403, `forbidden: ${why}`) : await dispatch(nodeView(req, origin, bytes, streamed, aborts))
+    const answer = why !== undefined ? textAnswer(403, `forbidden: ${why}`) : await dispatch(new NodeView(req, origin, bytes, streamed, aborts))
     if (!req.complete) streamed?.drain()
     await writeAnswer(res, answer)
   } catch {

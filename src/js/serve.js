@@ -343,9 +343,13 @@ function loopbackCheck(host) {
     }
     return ok
   }
+  let lastHost
   return (hostHeader, origin) => {
+    // A client sends the same Host on every request: the last one that passed is known good.
+    if (origin === undefined && hostHeader !== undefined && hostHeader === lastHost) return undefined
     if (!loopbackName(hostHeader ?? "", true)) return "the request's Host is not a loopback name"
     if (origin !== undefined && !loopbackName(origin, false)) return "the request's Origin is not a local page"
+    if (origin === undefined) lastHost = hostHeader
     return undefined
   }
 }
