@@ -97,16 +97,17 @@ function headerOf(req, name) {
 
 /**
  * The view of Node's request (serve-exchange.js): `bytes` is a small body already read,
- * `streamed` a `nodeBody`, neither for a request without one; the signal is made when read.
+ * `streamed` a `nodeBody`, neither for a request without one.
  * A class, not an object of closures: one is made per request.
  */
 class NodeView {
   #req
+  #res
   #bytes
   #streamed
-  #aborts
+  #controller
 
-  constructor(req, origin, bytes, streamed, aborts) {
+  constructor(req, res, origin, bytes, streamed) {
     const target = req.url ?? "/"
     this.method = req.method
     this.path = PLAIN_PATHS.has(target) ? target : new URL(origin + (target.startsWith("/") ? target : "/")).pathname
@@ -114,7 +115,7 @@ class NodeView {
     this.#req = req
     this.#bytes = bytes
     this.#streamed = streamed
-    this.#aborts = aborts
+    this.#res = res
   }
 
   header(name) {
@@ -130,8 +131,18 @@ class NodeView {
     return Promise.resolve(bytes.length > maxBytes ? { tooLarge: bytes.length } : decoder.decode(bytes))
   }
 
+  /**
+   * The call's cancellation, made only when a route reads it (GetTask never does): aborted once
+   * the client goes away before the answer is written, or made aborted when it already has.
+   */
   get signal() {
-    return this.#aborts.signal()
+    if (this.#controller !== undefined) return this.#controller.signal
+    const controller = new AbortController()
+    const res = this.#res
+    if (res.closed || res.destroyed) controller.abort(GONE)
+    else res.once("close", () => res.writableFinished || controller.abort(GONE))
+    this.#controller = controller
+    return controller.signal
   }
 }
 
@@ -139,52 +150,40 @@ class NodeView {
  * Writes `answer` (`{status, headers, body}`) to `res`: text with its length, in one write; a
  * stream (an MCP call that asks the client before it answers) event by event as it comes.
  */
-async function writeAnswer(res, answer) {
+function writeAnswer(res, answer) {
   const body = answer.body ?? ""
   const headers = {}
-  const pairs = Array.isArray(answer.headers) ? answer.headers : Object.entries(answer.headers ?? {})
-  for (const [name, value] of pairs) {
-    const key = name.toLowerCase()
-    headers[key] = key in headers ? `${headers[key]}, ${value}` : value
+  const given = answer.headers ?? {}
+  if (Array.isArray(given)) {
+    for (const [name, value] of given) {
+      const key = name.toLowerCase()
+      headers[key] = key in headers ? `${headers[key]}, ${value}` : value
+    }
+  } else {
+    for (const name in given) headers[name.toLowerCase()] = given[name]
   }
   if (typeof body === "string") {
     headers["content-length"] = Buffer.byteLength(body)
     res.writeHead(answer.status, headers)
-    return void res.end(body)
+    res.end(body)
+    return undefined
   }
   res.writeHead(answer.status, headers)
   res.flushHeaders()
+  return writeStream(res, body)
+}
+
+/** Writes the chunks of `body` to `res` as they come, then ends it. */
+async function writeStream(res, body) {
   for await (const chunk of body) res.write(chunk)
   res.end()
 }
 
-/**
- * The call's cancellation: an `AbortController` made only when a route reads the signal,
- * aborted (or made aborted) once the client went away before the answer was written.
- */
-function abortsOf(res) {
-  let controller
-  let gone
-  res.on("close", () => {
-    if (res.writableFinished) return
-    gone = "the client closed the connection"
-    controller?.abort(gone)
-  })
-  return {
-    signal() {
-      if (controller === undefined) {
-        controller = new AbortController()
-        if (gone !== undefined) controller.abort(gone)
-      }
-      return controller.signal
-    },
-  }
-}
+const GONE = "the client closed the connection"
 
 /** One Node exchange: the view to `dispatch`, its answer written to `res`. */
 async function answerNode(dispatch, req, res, origin, check) {
   // (A routes' failure is a bare 500: what it threw may hold what a client must not read.)
-  const aborts = abortsOf(res)
   let streamed
   try {
     const hasBody = req.method !== "GET" && req.method !== "HEAD"
@@ -195,9 +194,10 @@ async function answerNode(dispatch, req, res, origin, check) {
     if (hasBody && !small) streamed = nodeBody(req)
     const bytes = small ? await smallBody(req) : undefined
     const why = check?.(req.headers.host, headerOf(req, "origin"))
-    const answer = why !== undefined ? textAnswer(403, `forbidden: ${why}`) : await dispatch(new NodeView(req, origin, bytes, streamed, aborts))
+    const answer = why !== undefined ? textAnswer(403, `forbidden: ${why}`) : await dispatch(new NodeView(req, res, origin, bytes, streamed))
     if (!req.complete) streamed?.drain()
-    await writeAnswer(res, answer)
+    const streaming = writeAnswer(res, answer)
+    if (streaming !== undefined) await streaming
   } catch {
     if (!req.complete) streamed?.drain()
     if (res.headersSent) return void res.destroy()
