@@ -17,6 +17,9 @@ const PLAIN_PATHS = new Set(["/", "/mcp", "/.well-known/agent-card.json"])
 
 const decoder = new TextDecoder()
 
+/** The reason a call's signal gives when its client went away before the answer was written. */
+const GONE = "the client closed the connection"
+
 /**
  * Listens with `http` on `host:port`, answering each request with `dispatch` (views to
  * answers); `check(host, origin)` (when given) refuses a request with a reason (403); `baseUrl`
@@ -178,8 +181,6 @@ async function writeStream(res, body) {
   for await (const chunk of body) res.write(chunk)
   res.end()
 }
-
-const GONE = "the client closed the connection"
 
 /** One Node exchange: the view to `dispatch`, its answer written to `res`. */
 async function answerNode(dispatch, req, res, origin, check) {
