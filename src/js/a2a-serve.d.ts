@@ -1,5 +1,6 @@
 // Typings of a2a-serve.js (the entries export the stores and `buildAgentCard`; `a2aRoutes` is
 // internal, used by `toolkit.handler`).
+import type { Answer as RouteAnswer, RequestView } from "./serve-exchange.js"
 import type { A2AConfig, A2ATask, AgentCard, Answer, OnTask, Request as PendingRequest, RunResult, TaskStore } from "../ts/index.js"
 
 /** Tasks in this process's memory (the default store). */
@@ -33,4 +34,4 @@ export declare function a2aRoutes(options: {
   run: (text: string, contextId: string | undefined) => Promise<RunResult>
   resume: (suspended: { pending: PendingRequest; messages?: unknown[] }, answer: Answer, contextId: string | undefined) => Promise<RunResult>
   onTask?: OnTask
-}): (request: Request) => Promise<Response> | undefined
+}): (view: RequestView) => Promise<RouteAnswer> | undefined

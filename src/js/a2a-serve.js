@@ -22,7 +22,8 @@
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
 import { IndexedDbTaskStore } from "./idb-task-store.js"
-import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "./request-body.js"
+import { DEFAULT_MAX_BODY_BYTES } from "./request-body.js"
+import { jsonAnswer as json } from "./serve-exchange.js"
 import { lapsed, lapsedFrom, lapsedTask, leased, leaseOf, renewLease, withoutLease } from "./a2a-lease.js"
 
 const CARD_PATH = "/.well-known/agent-card.json"
@@ -42,6 +43,9 @@ const OLD_METHODS = {
 // Task stores.
 // ---------------------------------------------------------------------------------------------
 
+/** The task an `InMemoryTaskStore` holds under `id`, read in place (never to be changed). */
+let peekStored
+
 /**
  * Tasks in this process's memory (the default store): they last as long as the handler.
  *
@@ -53,6 +57,13 @@ const OLD_METHODS = {
  */
 export class InMemoryTaskStore {
   #tasks = new Map()
+
+  static {
+    // GetTask's read of the stored task itself, not a copy: it only reads it (every step
+    // after makes a new object), so the copy `get` makes for any other caller is not needed
+    // (a subclass, which may override `get`, is read through `get`).
+    peekStored = (store, id) => store.#tasks.get(id)
+  }
 
   /** The task saved under `id` (a copy), or `undefined`. */
   async get(id) {
@@ -226,15 +237,13 @@ export function buildAgentCard(config, skills, url) {
 // The wire.
 // ---------------------------------------------------------------------------------------------
 
-const json = (value, status = 200) =>
-  new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } })
 const rpcResult = (id, result) => json({ jsonrpc: "2.0", id: id ?? null, result })
 const rpcError = (id, code, message) => json({ jsonrpc: "2.0", id: id ?? null, error: { code, message } })
 
 /** Whether a request speaks A2A 1.0 (its header, or a `ROLE_*` role on its message). */
-function speaksV1(request, params) {
-  const version = request.headers.get("a2a-version")
-  if (version !== null) return !version.trim().startsWith("0.")
+function speaksV1(view, params) {
+  const version = view.header("a2a-version")
+  if (version !== undefined) return !version.trim().startsWith("0.")
   const role = params?.message?.role
   return typeof role === "string" && role.startsWith("ROLE_")
 }
@@ -301,8 +310,9 @@ const plain = (value) => JSON.parse(JSON.stringify(value))
 /**
  * The A2A routes over `run` (one task's agent loop: `(text, contextId) => Promise<RunResult>`)
  * and `resume` (a suspended task's run continued: `({pending, messages?}, answer, contextId) =>
- * Promise<RunResult>`): a function `(request) => Promise<Response> | undefined`, `undefined`
- * for a request that is not an A2A route (the caller tries its other profiles, then 404).
+ * Promise<RunResult>`): a function of a request view to an answer (serve-exchange.js),
+ * `(view) => Promise<{status, headers, body}> | undefined`, `undefined` for a request that is
+ * not an A2A route (the caller tries its other profiles, then 404).
  */
 export function a2aRoutes({ config, skills, run, resume, onTask }) {
   const store = resolveStore(config?.store)
@@ -358,7 +368,7 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
   }
 
   /** The answer to a suspended task: checked, then its run resumed (`taskId` on the message). */
-  async function answerTask(request, rpc, message) {
+  async function answerTask(view, rpc, message) {
     const taskId = message.taskId
     const task = await store.get(taskId)
     if (!task) return rpcError(rpc.id, -32001, `Task not found: ${taskId}`)
@@ -383,7 +393,7 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
     }
     if (typeof resume !== "function") return rpcError(rpc.id, -32603, "Internal error: this handler cannot resume a task")
     resuming.add(taskId)
-    const v1 = speaksV1(request, rpc.params)
+    const v1 = speaksV1(view, rpc.params)
     const contextId = task.contextId
     const working = { id: taskId, ...(contextId ? { contextId } : {}), status: { state: "working" } }
     const running = fulfil(task, () => resume(task.suspended, { ...answer, id: pending.id }, contextId))
@@ -393,7 +403,7 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
     return rpcResult(rpc.id, v1 ? { task: taskV1(finished) } : finished)
   }
 
-  async function sendMessage(request, rpc) {
+  async function sendMessage(view, rpc) {
     const params = rpc.params
     const message = params?.message
     if (!message || typeof message !== "object" || !Array.isArray(message.parts)) {
@@ -401,11 +411,11 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
     }
     if (message.taskId !== undefined && message.taskId !== null && message.taskId !== "") {
       if (typeof message.taskId !== "string") return rpcError(rpc.id, -32602, "Invalid params: message.taskId must be a string")
-      return answerTask(request, rpc, message)
+      return answerTask(view, rpc, message)
     }
     const text = messageText(message)
     if (text === undefined) return rpcError(rpc.id, -32602, "Invalid params: the message has no text part (this agent reads text only)")
-    const v1 = speaksV1(request, params)
+    const v1 = speaksV1(view, params)
     const contextId = typeof message.contextId === "string" && message.contextId !== "" ? message.contextId : undefined
     const submitted = { id: crypto.randomUUID(), ...(contextId ? { contextId } : {}), status: { state: "submitted" } }
     await store.save(leased(submitted, lease))
@@ -416,10 +426,10 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
     return rpcResult(rpc.id, v1 ? { task: taskV1(finished) } : finished)
   }
 
-  async function getTask(request, rpc) {
+  async function getTask(view, rpc) {
     const id = rpc.params?.id
     if (typeof id !== "string" || id === "") return rpcError(rpc.id, -32602, "Invalid params: GetTask needs params.id")
-    let task = await store.get(id)
+    let task = Object.getPrototypeOf(store) === InMemoryTaskStore.prototype ? peekStored(store, id) : await store.get(id)
     if (!task) return rpcError(rpc.id, -32001, `Task not found: ${id}`)
     if (lapsed(task)) {
       task = lapsedTask(task)
@@ -430,13 +440,13 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
       }
     }
     task = shown(task)
-    return rpcResult(rpc.id, speaksV1(request, rpc.params) ? taskV1(task) : task)
+    return rpcResult(rpc.id, speaksV1(view, rpc.params) ? taskV1(task) : task)
   }
 
-  async function answer(request) {
+  async function answer(view) {
     let body
     try {
-      body = await readBodyText(request, maxBodyBytes)
+      body = await view.readText(maxBodyBytes)
     } catch {
       return rpcError(null, -32700, "Parse error: the request body could not be read")
     }
@@ -455,8 +465,8 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
       return rpcError(rpc?.id, -32600, "Invalid Request: expected a JSON-RPC 2.0 request object with a method")
     }
     try {
-      if (rpc.method === "SendMessage") return await sendMessage(request, rpc)
-      if (rpc.method === "GetTask") return await getTask(request, rpc)
+      if (rpc.method === "SendMessage") return await sendMessage(view, rpc)
+      if (rpc.method === "GetTask") return await getTask(view, rpc)
     } catch (thrown) {
       return rpcError(rpc.id, -32603, `Internal error: ${errorText(thrown)}`)
     }
@@ -465,13 +475,12 @@ export function a2aRoutes({ config, skills, run, resume, onTask }) {
     return rpcError(rpc.id, -32601, `Method not found: ${rpc.method}${hint}`)
   }
 
-  return function route(request) {
-    const url = new URL(request.url)
-    if (request.method === "GET" && url.pathname === CARD_PATH) {
-      const endpoint = typeof config?.url === "string" ? config.url : `${url.origin}/`
+  return function route(view) {
+    if (view.method === "GET" && view.path === CARD_PATH) {
+      const endpoint = typeof config?.url === "string" ? config.url : `${view.origin}/`
       return Promise.resolve(json(buildAgentCard(config, skills(), endpoint)))
     }
-    if (request.method === "POST" && url.pathname === "/") return answer(request)
+    if (view.method === "POST" && view.path === "/") return answer(view)
     return undefined
   }
 }

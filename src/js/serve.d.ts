@@ -45,8 +45,13 @@ export interface McpTransportLike {
 
 /** The elicitation modes `initialize` params declare (`capabilities.elicitation`), if any. */
 export declare function elicitationModes(params: unknown): { form: boolean; url: boolean } | undefined
+import type { Dispatch } from "./serve-exchange.js"
+
+/** @internal The MCP route of `toolkit.handler` over request views. */
+export declare function mcpDispatch(core: McpServerCoreLike | undefined, onCall?: OnCall): Dispatch
 export declare function fetchHandler(core: McpServerCoreLike | undefined, onCall?: OnCall): (request: Request) => Promise<Response>
 export declare function exposedMcpTools<T extends Pick<Tool, "name">>(tools: T[], config?: MCPServeConfig): T[]
+/** `handler` is one made by `handlerOf` (serve-exchange.js), as `toolkit.handler` makes it. */
 export declare function listen(handler: (request: Request) => Promise<Response>, addr: string): Promise<ServeHandle>
 
 /**

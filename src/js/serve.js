@@ -8,12 +8,13 @@
 // a page bundles it without Node's modules.
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
-import { readBodyText } from "./request-body.js"
+import { DISPATCH, handlerOf, jsonAnswer, responseOf, textAnswer } from "./serve-exchange.js"
+import { listenNode } from "./serve-node.js"
 
 /** The module's cap of an MCP message (`MAX_BODY_BYTES` in src/core/serve/http.rs): 4 MiB. */
 const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
 
-const NOT_FOUND = () => new Response("not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } })
+const NOT_FOUND = () => textAnswer(404, "not found")
 
 /** Calls the host's `onCall` with `event`; what it throws or rejects is its own (isolated). */
 async function report(onCall, event) {
@@ -97,81 +98,85 @@ const encoder = new TextEncoder()
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" }
 
 /**
- * A fetch handler `(request) => Promise<Response>` over an MCP server core (the module's
- * `McpServerCore`), or one that answers 404 to everything when `core` is absent (no profile).
+ * The MCP route over an MCP server core (the module's `McpServerCore`) as a dispatch of request
+ * views to answers (serve-exchange.js), or one that answers 404 to everything when `core` is
+ * absent (no profile).
  */
-export function fetchHandler(core, onCall) {
+export function mcpDispatch(core, onCall) {
   const sessions = new Map()
   const questions = new Questions()
-  return async function handler(request) {
-    const url = new URL(request.url)
+  return async function dispatch(view) {
     if (core === undefined) return NOT_FOUND()
-    const reads = request.method === "POST" && url.pathname === "/mcp"
+    const reads = view.method === "POST" && view.path === "/mcp"
     // Read up to the module's cap and no further: a larger body is refused as the module
     // refuses one (413, -32600) without being buffered whole.
-    const body = reads ? await readBodyText(request, MCP_MAX_BODY_BYTES) : ""
+    const body = reads ? await view.readText(MCP_MAX_BODY_BYTES) : ""
     if (typeof body !== "string") {
       const message = `Payload Too Large: a message is at most ${MCP_MAX_BODY_BYTES} bytes`
-      const refused = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } })
-      return new Response(refused, { status: 413, headers: { "content-type": "application/json" } })
+      return jsonAnswer({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, 413)
     }
     if (reads && questions.size > 0) {
       const response = responseIn(body)
-      if (response && questions.answer(response)) return new Response(null, { status: 202 })
+      if (response && questions.answer(response)) return { status: 202, headers: [], body: null }
     }
-    const header = (name) => request.headers.get(name) ?? undefined
-    const signal = request.signal ?? undefined
-    const session = sessions.size === 0 ? undefined : header("mcp-session-id")
+    const session = sessions.size === 0 ? undefined : view.header("mcp-session-id")
     const modes = session === undefined ? undefined : sessions.get(session)
-    if (modes !== undefined && /text\/event-stream/i.test(header("accept") ?? "")) return asking(core, onCall, request, url, body, modes, questions)
+    if (modes !== undefined && /text\/event-stream/i.test(view.header("accept") ?? "")) return asking(core, onCall, view, body, modes, questions)
     const [status, headers, text, event] = await core.exchange(
-      request.method,
-      url.pathname,
-      header("accept"),
-      header("content-type"),
-      header("mcp-protocol-version"),
+      view.method,
+      view.path,
+      view.header("accept"),
+      view.header("content-type"),
+      view.header("mcp-protocol-version"),
       body,
-      signal,
+      view.signal,
       undefined,
     )
     await report(onCall, event)
-    const response = new Response(text === "" ? null : text, { status, headers })
+    const answer = { status, headers, body: text }
     if (reads && status === 200 && body.includes('"initialize"')) {
       const declared = declaredModes(body)
       if (declared) {
         const id = crypto.randomUUID()
         if (sessions.size >= SESSION_LIMIT) sessions.delete(sessions.keys().next().value)
         sessions.set(id, declared)
-        response.headers.set("mcp-session-id", id)
+        answer.headers = [...headers, ["mcp-session-id", id]]
       }
     }
-    return response
+    return answer
   }
 }
 
 /**
- * One exchange of a client that can be asked: answered as usual, unless the call asks a
- * question first; then the response is an event stream at once, the question its first event
- * and the call's answer its last.
+ * A fetch handler `(request) => Promise<Response>` over an MCP server core (the module's
+ * `McpServerCore`), or one that answers 404 to everything when `core` is absent (no profile).
  */
-function asking(core, onCall, request, url, body, modes, questions) {
-  const header = (name) => request.headers.get(name) ?? undefined
-  const signal = request.signal ?? undefined
+export function fetchHandler(core, onCall) {
+  return handlerOf(mcpDispatch(core, onCall))
+}
+
+/**
+ * One exchange of a client that can be asked: answered as usual, unless the call asks a
+ * question first; then the answer is an event stream at once (its body a `ReadableStream`),
+ * the question its first event and the call's answer its last.
+ */
+function asking(core, onCall, view, body, modes, questions) {
+  const signal = view.signal
   return new Promise((resolve, reject) => {
     let stream
     const send = (_id, text) => {
       if (stream === undefined) {
         const readable = new ReadableStream({ start: (c) => void (stream = c) })
-        resolve(new Response(readable, { status: 200, headers: SSE_HEADERS }))
+        resolve({ status: 200, headers: SSE_HEADERS, body: readable })
       }
       stream.enqueue(encoder.encode(`event: message\ndata: ${text}\n\n`))
     }
     const asker = { form: modes.form, url: modes.url, ask: (params) => questions.ask(params, send, signal) }
     core
-      .exchange(request.method, url.pathname, header("accept"), header("content-type"), header("mcp-protocol-version"), body, signal, asker)
+      .exchange(view.method, view.path, view.header("accept"), view.header("content-type"), view.header("mcp-protocol-version"), body, signal, asker)
       .then(async ([status, headers, text, event]) => {
         await report(onCall, event)
-        if (stream === undefined) return resolve(new Response(text === "" ? null : text, { status, headers }))
+        if (stream === undefined) return resolve({ status, headers, body: text })
         // The answer after the questions, on the same stream.
         const sse = headers.some(([name, value]) => name === "content-type" && value === "text/event-stream")
         stream.enqueue(encoder.encode(sse ? text : `event: message\ndata: ${text}\n\n`))
@@ -317,22 +322,40 @@ function hostName(text, scheme) {
 }
 
 /**
- * On a loopback address, only requests addressed to a loopback name, from no page or a page of
- * a loopback origin, reach `handler`; others are 403. A page on another site whose name the
+ * On a loopback address, a check of each request's `Host` and `Origin` headers: only requests
+ * addressed to a loopback name, from no page or a page of a loopback origin, pass (`undefined`);
+ * others get the reason they are refused (answered 403). A page on another site whose name the
  * attacker made resolve to 127.0.0.1 (DNS rebinding) sends its own name as `Host` and is
  * turned away, as MCP's transport rules ask of a local server ("validate the Origin header").
+ * Off loopback, no check (`undefined`). The verdicts of the last few header values are kept:
+ * a client sends the same ones on every request.
  */
-function loopbackOnly(handler, host) {
-  if (!LOOPBACK.includes(host.toLowerCase())) return handler
-  return (request) => {
-    const origin = request.headers.get("origin")
-    const hostOk = LOOPBACK.includes(hostName(request.headers.get("host") ?? "", true))
-    const originOk = origin === null || LOOPBACK.includes(hostName(origin, false))
-    if (hostOk && originOk) return handler(request)
-    const why = hostOk ? "the request's Origin is not a local page" : "the request's Host is not a loopback name"
-    return Promise.resolve(new Response(`forbidden: ${why}`, { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } }))
+function loopbackCheck(host) {
+  if (!LOOPBACK.includes(host.toLowerCase())) return undefined
+  const seen = new Map()
+  const loopbackName = (text, scheme) => {
+    const key = scheme ? `h${text}` : `o${text}`
+    let ok = seen.get(key)
+    if (ok === undefined) {
+      ok = LOOPBACK.includes(hostName(text, scheme))
+      if (seen.size >= 64) seen.clear()
+      seen.set(key, ok)
+    }
+    return ok
+  }
+  let lastHost
+  return (hostHeader, origin) => {
+    // A client sends the same Host on every request: the last one that passed is known good.
+    if (origin === undefined && hostHeader !== undefined && hostHeader === lastHost) return undefined
+    if (!loopbackName(hostHeader ?? "", true)) return "the request's Host is not a loopback name"
+    if (origin !== undefined && !loopbackName(origin, false)) return "the request's Origin is not a local page"
+    if (origin === undefined) lastHost = hostHeader
+    return undefined
   }
 }
+
+/** The 403 answer of a request `loopbackCheck` refused. */
+const forbidden = (why) => textAnswer(403, `forbidden: ${why}`)
 
 const BROWSER_REFUSAL =
   "serve: this runtime cannot listen on a port (no node:http, no Deno.serve). Mount the same handler where requests arrive: " +
@@ -354,15 +377,27 @@ async function nodeHttp() {
 
 /**
  * Listens on `addr` (`host:port`; port 0 picks a free one) and answers every request with
- * `handler`. Resolves to `{url, stop(), close()}` once listening.
+ * `handler`, a handler made by `handlerOf` (serve-exchange.js): Deno calls it with its
+ * `Request`, node:http calls its dispatch with a view of Node's request. Resolves to `{url, stop(), close()}` once listening.
  */
 export async function listen(handler, addr) {
   const [host, port] = splitAddr(addr)
-  handler = loopbackOnly(handler, host)
-  if (typeof globalThis.Deno?.serve === "function") return listenDeno(handler, host, port)
+  if (typeof handler?.[DISPATCH] !== "function") throw new ToolnexusError("invalid_argument", "serve: the handler must be one toolkit.handler made")
+  const check = loopbackCheck(host)
+  if (typeof globalThis.Deno?.serve === "function") return listenDeno(loopbackOnly(handler, check), host, port)
   const http = await nodeHttp()
   if (!http) throw new ToolnexusError("unsupported", BROWSER_REFUSAL)
-  return listenNode(http, handler, host, port)
+  // Node answers through the handler's dispatch and writes to its own response (serve-node.js).
+  return listenNode(http, handler[DISPATCH], host, port, check, baseUrl)
+}
+
+/** `handler` behind `check` (`loopbackCheck`): a refused request is answered 403. */
+function loopbackOnly(handler, check) {
+  if (check === undefined) return handler
+  return (request) => {
+    const why = check(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined)
+    return why === undefined ? handler(request) : Promise.resolve(responseOf(forbidden(why)))
+  }
 }
 
 function listenDeno(handler, host, port) {
@@ -388,122 +423,4 @@ function answerDeno(handler, request) {
   return handler(new Request(request, { signal: controller.signal })).finally(() => {
     answered = true
   })
-}
-
-async function listenNode(http, handler, host, port) {
-  const server = http.createServer((req, res) => void answerNode(handler, req, res, host, server))
-  await new Promise((resolve, reject) => {
-    const failed = (thrown) => reject(new ToolnexusError("network", `serve: cannot listen on ${host}:${port}: ${errorText(thrown)}`, { cause: thrown }))
-    server.once("error", failed)
-    server.listen(port, host, () => {
-      server.off("error", failed)
-      resolve()
-    })
-  })
-  const stop = () =>
-    new Promise((resolve) => {
-      // Requests in flight finish; idle keep-alive connections (a client's pool) end now.
-      server.close(() => resolve())
-      server.closeIdleConnections?.()
-    })
-  return { url: baseUrl(host, server.address().port), stop, close: stop }
-}
-
-/**
- * A Node request's body as a WHATWG stream, read as the handler pulls it (a handler that caps a
- * body stops reading it). `drain()` drops what the handler left unread: read off the socket
- * and discarded, never buffered, so the answer is still written on this connection.
- */
-function nodeBody(req) {
-  let open = true
-  const end = (how) => {
-    if (!open) return
-    open = false
-    how()
-  }
-  const drain = () => {
-    open = false
-    req.removeAllListeners("data")
-    req.resume()
-  }
-  const stream = new ReadableStream({
-    start(controller) {
-      req.on("data", (chunk) => {
-        if (!open) return
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-        if (controller.desiredSize <= 0) req.pause()
-      })
-      req.once("end", () => end(() => controller.close()))
-      req.once("error", (thrown) => end(() => controller.error(thrown)))
-      req.pause()
-    },
-    pull() {
-      req.resume()
-    },
-    cancel: drain,
-  })
-  return { stream, drain }
-}
-
-/** The largest declared body `serve` reads whole before calling the handler (64 KiB). */
-const SMALL_BODY_BYTES = 65536
-
-/** A body of a declared length within `SMALL_BODY_BYTES`, read off the socket into one buffer. */
-function smallBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = []
-    req.on("data", (chunk) => chunks.push(chunk))
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-    req.once("error", reject)
-  })
-}
-
-/** One Node exchange through `handler`: the request as a WHATWG `Request`, its `Response` written back. */
-async function answerNode(handler, req, res, host, server) {
-  // (A handler failure is a bare 500: what it threw may hold what a client must not read.)
-  const controller = new AbortController()
-  // The client went away before the answer was written: the call's signal fires.
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort("the client closed the connection")
-  })
-  let body
-  try {
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers)) {
-      for (const one of Array.isArray(value) ? value : [value]) if (typeof one === "string") headers.append(name, one)
-    }
-    const origin = baseUrl(host, server.address().port)
-    const hasBody = req.method !== "GET" && req.method !== "HEAD"
-    // A small body with a declared length is read whole (the common JSON-RPC call: a
-    // WHATWG stream costs more than the body); any other body streams, so a cap can stop it.
-    const declared = Number(req.headers["content-length"])
-    const small = hasBody && Number.isSafeInteger(declared) && declared <= SMALL_BODY_BYTES
-    if (hasBody && !small) body = nodeBody(req)
-    const request = new Request(origin + (req.url?.startsWith("/") ? req.url : "/"), {
-      method: req.method,
-      headers,
-      body: small ? await smallBody(req) : body?.stream,
-      duplex: "half",
-      signal: controller.signal,
-    })
-    const response = await handler(request)
-    if (response.body !== null && response.headers.get("content-type") === "text/event-stream") {
-      // A stream that may ask the client before it answers: each event goes out as it comes.
-      if (!req.complete) body?.drain()
-      res.writeHead(response.status, Object.fromEntries(response.headers))
-      res.flushHeaders()
-      for await (const chunk of response.body) res.write(chunk)
-      return void res.end()
-    }
-    const bytes = Buffer.from(await response.arrayBuffer())
-    if (!req.complete) body?.drain()
-    // A declared length: the answer goes out in one write, not as chunks.
-    res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": bytes.length })
-    res.end(bytes)
-  } catch (thrown) {
-    if (!req.complete) body?.drain()
-    if (res.headersSent) return void res.destroy()
-    res.writeHead(500, { "content-type": "text/plain; charset=utf-8" })
-    res.end("internal error")
-  }
 }

@@ -23,7 +23,8 @@ import * as core from "./core/index.js"
 import type { Message, Tool, Toolkit } from "./core/index.js"
 import { checked, whenInstantiated } from "./core/instance.js"
 import { ToolnexusError } from "../js/errors.js"
-import { exposedMcpTools as exposedTools, fetchHandler, listen, McpServer } from "../js/serve.js"
+import { exposedMcpTools as exposedTools, listen, mcpDispatch, McpServer } from "../js/serve.js"
+import { handlerOf } from "../js/serve-exchange.js"
 import { a2aRoutes } from "../js/a2a-serve.js"
 import type {
   Agent, AgentOptions, AgentsConfig, AnthropicMessage, AnthropicTool, AnthropicToolChoice, Answer, BuiltinsConfig, BuiltinToolsOptions, ClientOptions,
@@ -675,10 +676,11 @@ servingProto.handler = function handler(this: module.Toolkit, options?: HandlerO
     throw new ToolnexusError("invalid_options", `handler: options must be an object, got ${options === null ? "null" : typeof options}`)
   }
   checkOnCall(options?.onCall, "handler")
-  const mcp = fetchHandler(this.__mcpServer(options?.mcp), options?.onCall)
+  // One dispatch over request views (src/js/serve-exchange.js): the WHATWG handler wraps it,
+  // `serve` on node:http calls it directly (src/js/serve-node.js).
+  const mcp = mcpDispatch(this.__mcpServer(options?.mcp), options?.onCall)
   const a2a = a2aProfile(this, options)
-  if (a2a === undefined) return mcp
-  return (request: globalThis.Request) => a2a(request) ?? mcp(request)
+  return handlerOf(a2a === undefined ? mcp : (view) => a2a(view) ?? mcp(view))
 }
 /** The A2A routes of `handler` (its `a2a`, else the config's `a2a` block); `undefined` when off. */
 function a2aProfile(toolkit: module.Toolkit, options: HandlerOptions | undefined) {
