@@ -70,6 +70,43 @@ function replaced(older, tokensOf) {
 }
 
 /**
+ * Bounds of `estimateTokens(messages)` from one `JSON.stringify` of the whole array (faster than
+ * one per message): its text less the brackets and commas is the sum of the messages' JSON
+ * lengths, and a sum of rounded-up quarters lies between that sum / 4 and (that sum + 3 per
+ * message) / 4. A message with `metadata` is measured alone, without it. `undefined` when the
+ * array's text would not be the messages' texts side by side: an item `JSON.stringify` gives
+ * no text for (`undefined`, a function), one with its own `toJSON` (it may answer the array's
+ * index differently), or a throw (the exact estimate then says it).
+ */
+function estimateBounds(messages) {
+  let alone = 0
+  let rest = messages
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]
+    if (message !== null && typeof message === "object") {
+      if (typeof message.toJSON === "function") return undefined
+      if (Object.hasOwn(message, "metadata")) {
+        if (rest === messages) rest = messages.slice(0, i)
+        alone += messageTokens(message)
+        continue
+      }
+    } else if (message === undefined || typeof message === "function" || typeof message === "symbol") {
+      return undefined
+    }
+    if (rest !== messages) rest.push(message)
+  }
+  if (typeof rest.toJSON === "function") return undefined
+  let text
+  try {
+    text = JSON.stringify(rest)
+  } catch {
+    return undefined
+  }
+  const sum = text.length - 2 - Math.max(rest.length - 1, 0)
+  return { least: alone + sum / 4, most: alone + (sum + 3 * rest.length) / 4 }
+}
+
+/**
  * The default token estimate of a transcript: per message, ceil(length of its JSON text / 4),
  * summed; a message's `metadata` (never sent to the provider) is left out. An estimator, not a
  * tokenizer.
@@ -151,29 +188,26 @@ export function compactor(options) {
     if (!Array.isArray(messages)) {
       throw new ToolnexusError("invalid_argument", `compactor: the beforeLLM event's messages must be an array, got ${typeName(messages)}`)
     }
-    // The default estimate is a sum over messages: each message is measured once, and a tail's
-    // estimate is a running sum. A host's countTokens is asked about each candidate tail.
+    // The default estimate is a sum over messages: the no-op check (the common case) reads the
+    // bounds one JSON text of the whole transcript gives (see estimateBounds); when they do not
+    // decide, each message is measured once, from the end, as far as the tail search asks, and
+    // a tail's estimate is a running sum. A host's countTokens is asked about each candidate tail.
     let tailTokens
-    let total
+    let over
     if (countTokens === undefined) {
-      // The no-op check (the common case) only sums; the running tail sums are made when needed.
-      const sizes = new Array(messages.length)
-      total = 0
-      for (let i = 0; i < messages.length; i++) total += sizes[i] = messageTokens(messages[i])
-      let suffix
+      const sums = [0] // sums[k]: the estimate of the last k messages
       tailTokens = (i) => {
-        if (suffix === undefined) {
-          suffix = new Array(messages.length + 1)
-          suffix[messages.length] = 0
-          for (let j = messages.length - 1; j >= 0; j--) suffix[j] = suffix[j + 1] + sizes[j]
-        }
-        return suffix[i]
+        for (let k = sums.length; k <= messages.length - i; k++) sums.push(sums[k - 1] + messageTokens(messages[messages.length - k]))
+        return sums[messages.length - i]
       }
+      const bounds = estimateBounds(messages)
+      if (bounds !== undefined && !(bounds.most > maxTokens)) return undefined
+      over = bounds !== undefined && bounds.least > maxTokens ? true : tailTokens(0) > maxTokens
     } else {
       tailTokens = (i) => countTokens(messages.slice(i))
-      total = countTokens(messages)
+      over = countTokens(messages) > maxTokens
     }
-    if (!(total > maxTokens)) return undefined
+    if (!over) return undefined
     const head = messages.length > 0 && messages[0]?.role === "system" ? 1 : 0
     const start = tailStart(messages, head, keep, tailTokens)
     if (start <= head) return undefined
