@@ -69,41 +69,64 @@ function replaced(older, tokensOf) {
   return { messages, tokens: tokens + (plain.length > 0 ? tokensOf(plain) : 0) }
 }
 
+/** How many messages one JSON text of the no-op check covers (see {@link overBudget}). */
+const CHUNK = 64
+
 /**
- * Bounds of `estimateTokens(messages)` from one `JSON.stringify` of the whole array (faster than
- * one per message): its text less the brackets and commas is the sum of the messages' JSON
- * lengths, and a sum of rounded-up quarters lies between that sum / 4 and (that sum + 3 per
- * message) / 4. A message with `metadata` is measured alone, without it. `undefined` when the
- * array's text would not be the messages' texts side by side: an item `JSON.stringify` gives
- * no text for (`undefined`, a function), one with its own `toJSON` (it may answer the array's
- * index differently), or a throw (the exact estimate then says it).
+ * Whether `estimateTokens(messages)` is over `limit`, from bounds rather than the sum itself
+ * (which is a sum of each message's rounded-up quarter): `false` or `true` when the bounds
+ * decide, `undefined` when they do not (the exact sum then does). The messages are read from
+ * the end in runs of {@link CHUNK}, each run's text made by one `JSON.stringify` of the run
+ * (faster than one per message); the text less its brackets and commas is the sum of the run's
+ * JSON lengths, and the run's estimate lies between that sum / 4 and (that sum + 3 per message)
+ * / 4. It stops as soon as what it has read is surely over: a transcript over budget, about to be
+ * compacted, is not read whole first.
  */
-function estimateBounds(messages) {
+function overBudget(messages, limit) {
+  let least = 0
+  let most = 0
+  for (let end = messages.length; end > 0; end -= CHUNK) {
+    const run = runBounds(messages, Math.max(0, end - CHUNK), end)
+    if (run === undefined) return undefined
+    least += run.least
+    most += run.most
+    if (least > limit) return true
+  }
+  return most > limit ? undefined : false
+}
+
+/**
+ * The bounds of the estimate of `messages[start..end)` (see {@link overBudget}). A message with
+ * `metadata` is measured alone, without it. `undefined` when the run's text would not be the
+ * messages' texts side by side: an item `JSON.stringify` gives no text for (`undefined`, a
+ * function), one with its own `toJSON` (it may answer the array's index differently), or a throw
+ * (the exact estimate then says it).
+ */
+function runBounds(messages, start, end) {
   let alone = 0
-  let rest = messages
-  for (let i = 0; i < messages.length; i++) {
+  const run = []
+  for (let i = start; i < end; i++) {
     const message = messages[i]
     if (message !== null && typeof message === "object") {
       if (typeof message.toJSON === "function") return undefined
       if (Object.hasOwn(message, "metadata")) {
-        if (rest === messages) rest = messages.slice(0, i)
         alone += messageTokens(message)
         continue
       }
     } else if (message === undefined || typeof message === "function" || typeof message === "symbol") {
       return undefined
     }
-    if (rest !== messages) rest.push(message)
+    run.push(message)
   }
-  if (typeof rest.toJSON === "function") return undefined
+  if (typeof run.toJSON === "function") return undefined
   let text
   try {
-    text = JSON.stringify(rest)
+    text = JSON.stringify(run)
   } catch {
     return undefined
   }
-  const sum = text.length - 2 - Math.max(rest.length - 1, 0)
-  return { least: alone + sum / 4, most: alone + (sum + 3 * rest.length) / 4 }
+  const sum = text.length - 2 - Math.max(run.length - 1, 0)
+  return { least: alone + sum / 4, most: alone + (sum + 3 * run.length) / 4 }
 }
 
 /**
@@ -189,7 +212,7 @@ export function compactor(options) {
       throw new ToolnexusError("invalid_argument", `compactor: the beforeLLM event's messages must be an array, got ${typeName(messages)}`)
     }
     // The default estimate is a sum over messages: the no-op check (the common case) reads the
-    // bounds one JSON text of the whole transcript gives (see estimateBounds); when they do not
+    // bounds a few JSON texts of the transcript give (see overBudget); when they do not
     // decide, each message is measured once, from the end, as far as the tail search asks, and
     // a tail's estimate is a running sum. A host's countTokens is asked about each candidate tail.
     let tailTokens
@@ -200,9 +223,7 @@ export function compactor(options) {
         for (let k = sums.length; k <= messages.length - i; k++) sums.push(sums[k - 1] + messageTokens(messages[messages.length - k]))
         return sums[messages.length - i]
       }
-      const bounds = estimateBounds(messages)
-      if (bounds !== undefined && !(bounds.most > maxTokens)) return undefined
-      over = bounds !== undefined && bounds.least > maxTokens ? true : tailTokens(0) > maxTokens
+      over = overBudget(messages, maxTokens) ?? tailTokens(0) > maxTokens
     } else {
       tailTokens = (i) => countTokens(messages.slice(i))
       over = countTokens(messages) > maxTokens

@@ -54,12 +54,16 @@ pub fn from_json_text(text: &str) -> Result<JsValue, JsValue> {
     })
 }
 
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// `object[key]`, `undefined` for a primitive or a throwing getter, in one crossing.
+    #[wasm_bindgen(js_name = field)]
+    fn shim_field(object: &JsValue, key: &JsValue) -> JsValue;
+}
+
 /// Reads `object[key]`; a missing key, a throwing getter or a non-object gives `undefined`.
 pub fn get(object: &JsValue, key: &str) -> JsValue {
-    if !object.is_object() && !object.is_function() {
-        return JsValue::UNDEFINED;
-    }
-    with_key(key, |key| Reflect::get(object, key)).unwrap_or(JsValue::UNDEFINED)
+    with_key(key, |key| shim_field(object, key))
 }
 
 /// The most short keys [`with_key`] keeps (option and record field names are a few dozen).
