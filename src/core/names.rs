@@ -102,6 +102,23 @@ impl<V, K: Ord> Names<V, K> {
         self.entries.retain(|(k, v)| keep(k, v));
     }
 
+    /// How many entries there are.
+    ///
+    /// ```
+    /// # use toolnexus::core::names::Names;
+    /// let mut names: Names<i32> = Names::default();
+    /// names.insert("a".into(), 1);
+    /// assert_eq!((names.len(), names.is_empty()), (1, false));
+    /// ```
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// The keys, in order.
     pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.entries.iter().map(|(k, _)| k)

@@ -5,7 +5,7 @@
 // and the definitions' `onSpawn` / `onClose` handed `Handle`s rather than ids.
 import * as module from "#glue"
 import { ToolnexusError } from "./errors.js"
-import { InMemoryConversationStore, typeName } from "./stores.js"
+import { InMemoryConversationStore, messagesArg, settled, stringArg, typeName } from "./stores.js"
 
 /** What a verb says about a handle of another runtime (the core's sentence). */
 const FOREIGN = "the handle is not of this runtime"
@@ -124,6 +124,30 @@ function handing(registry, table) {
   return out
 }
 
+/**
+ * The default store (no `store` option): the runtime's own, in the module, so a turn loads and
+ * saves its transcript without crossing to JavaScript. Read from JavaScript it behaves as an
+ * `InMemoryConversationStore` (the same checks, copies in and out).
+ */
+class RuntimeStore extends InMemoryConversationStore {
+  #native
+  constructor(native) {
+    super()
+    this.#native = native
+  }
+
+  get(id) {
+    return settled(() => this.#native.storeGet(stringArg(id, "get: id")))
+  }
+
+  save(id, messages) {
+    return settled(() => {
+      const key = stringArg(id, "save: id")
+      this.#native.storeSave(key, messagesArg(messages, "save"))
+    })
+  }
+}
+
 function settledError(text) {
   return { text, isError: true, status: "error", turns: 0, totalTokens: 0 }
 }
@@ -163,15 +187,15 @@ export class AgentRuntime {
       throw new ToolnexusError("unsupported", "AgentRuntime: the sub-agent runtime is in the full build (toolnexus-wasm), not toolnexus-wasm/core")
     }
     const table = new Table()
-    const store = options.store ?? new InMemoryConversationStore()
-    const native = { ...options, store, registry: handing(options.registry, table) }
+    const own = options.store === undefined || options.store === null
+    const native = { ...options, store: own ? undefined : options.store, registry: handing(options.registry, table) }
     table.native = restored === undefined ? new Native(native) : Native.restore(native, restored.state)
     this.#native = table.native
     this.#table = table
     /** The runtime's root handle (the parent of top-level spawns). */
     this.root = table.handle("root")
     /** The one conversation store of every handle (conversation id = handle id). */
-    this.store = store
+    this.store = own ? new RuntimeStore(table.native) : options.store
     /** The clock every timer, timeout and deadline reads. */
     this.clock = options.clock ?? systemClock
   }

@@ -69,6 +69,66 @@ function replaced(older, tokensOf) {
   return { messages, tokens: tokens + (plain.length > 0 ? tokensOf(plain) : 0) }
 }
 
+/** How many messages one JSON text of the no-op check covers (see {@link overBudget}). */
+const CHUNK = 64
+
+/**
+ * Whether `estimateTokens(messages)` is over `limit`, from bounds rather than the sum itself
+ * (which is a sum of each message's rounded-up quarter): `false` or `true` when the bounds
+ * decide, `undefined` when they do not (the exact sum then does). The messages are read from
+ * the end in runs of {@link CHUNK}, each run's text made by one `JSON.stringify` of the run
+ * (faster than one per message); the text less its brackets and commas is the sum of the run's
+ * JSON lengths, and the run's estimate lies between that sum / 4 and (that sum + 3 per message)
+ * / 4. It stops as soon as what it has read is surely over: a transcript over budget, about to be
+ * compacted, is not read whole first.
+ */
+function overBudget(messages, limit) {
+  let least = 0
+  let most = 0
+  for (let end = messages.length; end > 0; end -= CHUNK) {
+    const run = runBounds(messages, Math.max(0, end - CHUNK), end)
+    if (run === undefined) return undefined
+    least += run.least
+    most += run.most
+    if (least > limit) return true
+  }
+  return most > limit ? undefined : false
+}
+
+/**
+ * The bounds of the estimate of `messages[start..end)` (see {@link overBudget}). A message with
+ * `metadata` is measured alone, without it. `undefined` when the run's text would not be the
+ * messages' texts side by side: an item `JSON.stringify` gives no text for (`undefined`, a
+ * function), one with its own `toJSON` (it may answer the array's index differently), or a throw
+ * (the exact estimate then says it).
+ */
+function runBounds(messages, start, end) {
+  let alone = 0
+  const run = []
+  for (let i = start; i < end; i++) {
+    const message = messages[i]
+    if (message !== null && typeof message === "object") {
+      if (typeof message.toJSON === "function") return undefined
+      if (Object.hasOwn(message, "metadata")) {
+        alone += messageTokens(message)
+        continue
+      }
+    } else if (message === undefined || typeof message === "function" || typeof message === "symbol") {
+      return undefined
+    }
+    run.push(message)
+  }
+  if (typeof run.toJSON === "function") return undefined
+  let text
+  try {
+    text = JSON.stringify(run)
+  } catch {
+    return undefined
+  }
+  const sum = text.length - 2 - Math.max(run.length - 1, 0)
+  return { least: alone + sum / 4, most: alone + (sum + 3 * run.length) / 4 }
+}
+
 /**
  * The default token estimate of a transcript: per message, ceil(length of its JSON text / 4),
  * summed; a message's `metadata` (never sent to the provider) is left out. An estimator, not a
@@ -151,29 +211,24 @@ export function compactor(options) {
     if (!Array.isArray(messages)) {
       throw new ToolnexusError("invalid_argument", `compactor: the beforeLLM event's messages must be an array, got ${typeName(messages)}`)
     }
-    // The default estimate is a sum over messages: each message is measured once, and a tail's
-    // estimate is a running sum. A host's countTokens is asked about each candidate tail.
+    // The default estimate is a sum over messages: the no-op check (the common case) reads the
+    // bounds a few JSON texts of the transcript give (see overBudget); when they do not
+    // decide, each message is measured once, from the end, as far as the tail search asks, and
+    // a tail's estimate is a running sum. A host's countTokens is asked about each candidate tail.
     let tailTokens
-    let total
+    let over
     if (countTokens === undefined) {
-      // The no-op check (the common case) only sums; the running tail sums are made when needed.
-      const sizes = new Array(messages.length)
-      total = 0
-      for (let i = 0; i < messages.length; i++) total += sizes[i] = messageTokens(messages[i])
-      let suffix
+      const sums = [0] // sums[k]: the estimate of the last k messages
       tailTokens = (i) => {
-        if (suffix === undefined) {
-          suffix = new Array(messages.length + 1)
-          suffix[messages.length] = 0
-          for (let j = messages.length - 1; j >= 0; j--) suffix[j] = suffix[j + 1] + sizes[j]
-        }
-        return suffix[i]
+        for (let k = sums.length; k <= messages.length - i; k++) sums.push(sums[k - 1] + messageTokens(messages[messages.length - k]))
+        return sums[messages.length - i]
       }
+      over = overBudget(messages, maxTokens) ?? tailTokens(0) > maxTokens
     } else {
       tailTokens = (i) => countTokens(messages.slice(i))
-      total = countTokens(messages)
+      over = countTokens(messages) > maxTokens
     }
-    if (!(total > maxTokens)) return undefined
+    if (!over) return undefined
     const head = messages.length > 0 && messages[0]?.role === "system" ? 1 : 0
     const start = tailStart(messages, head, keep, tailTokens)
     if (start <= head) return undefined

@@ -76,10 +76,11 @@ pub fn budget_from_js(value: &JsValue) -> Result<Option<Budget>, String> {
 }
 
 /// `hooks`: an object, or a function carrying a hook (what `agents.compactor` makes).
-fn hooks_field(value: JsValue, key: &str) -> Result<Option<Rc<dyn Hooks>>, JsValue> {
+fn hooks_field(value: JsValue, key: impl Fn() -> String) -> Result<Option<Rc<dyn Hooks>>, JsValue> {
     if absent(&value) {
         return Ok(None);
     }
+    let key = key();
     let carries = ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]
         .iter()
         .any(|k| get(&value, k).is_function());
@@ -92,8 +93,17 @@ fn hooks_field(value: JsValue, key: &str) -> Result<Option<Rc<dyn Hooks>>, JsVal
     Ok(Some(Rc::new(JsHooks::new(value, None, None))))
 }
 
-fn metric_field(value: JsValue, key: &str) -> Result<Option<Rc<dyn MetricSink>>, JsValue> {
-    Ok(function_field(value, key, WHAT)?.map(|f| Rc::new(JsMetricSink(f)) as Rc<dyn MetricSink>))
+fn metric_field(
+    value: JsValue,
+    key: impl Fn() -> String,
+) -> Result<Option<Rc<dyn MetricSink>>, JsValue> {
+    if absent(&value) {
+        return Ok(None);
+    }
+    Ok(
+        function_field(value, &key(), WHAT)?
+            .map(|f| Rc::new(JsMetricSink(f)) as Rc<dyn MetricSink>),
+    )
 }
 
 /// `completion: {verify, maxAttempts}`: `maxAttempts` a whole number of at least 1 (never
@@ -104,10 +114,11 @@ fn metric_field(value: JsValue, key: &str) -> Result<Option<Rc<dyn MetricSink>>,
 /// // throws invalid_options "AgentRuntime: registry[\"w\"].completion.maxAttempts must be an integer >= 1, got undefined"
 /// // (and without verify: "….completion.verify must be a function, got undefined")
 /// ```
-fn completion(value: JsValue, at: &str) -> Result<Option<Completion>, JsValue> {
+fn completion(value: JsValue, at: impl Fn() -> String) -> Result<Option<Completion>, JsValue> {
     if absent(&value) {
         return Ok(None);
     }
+    let at = at();
     if !value.is_object() {
         return Err(invalid(format!(
             "{at} must be an object {{verify, maxAttempts}}, got {}",
@@ -158,10 +169,11 @@ impl Tools {
     }
 }
 
-fn strings(value: JsValue, at: &str) -> Result<Vec<String>, JsValue> {
+fn strings(value: JsValue, at: impl Fn() -> String) -> Result<Vec<String>, JsValue> {
     if absent(&value) {
         return Ok(Vec::new());
     }
+    let at = at();
     if !Array::is_array(&value) {
         return Err(invalid(format!(
             "{at} must be an array of agent names, got {}",
@@ -190,7 +202,14 @@ fn definition(key: String, def: &JsValue, tools: &mut Tools) -> Result<AgentDef,
             type_name(def)
         )));
     }
-    let text = |field: &str| string_field(get(def, field), &format!("{at}.{field}"), WHAT);
+    // The key's path (`registry["w"].soul`) is written only for an error message.
+    let text = |field: &str| {
+        let value = get(def, field);
+        if absent(&value) {
+            return Ok(None);
+        }
+        string_field(value, &format!("{at}.{field}"), WHAT)
+    };
     if let Some(name) = text("name")? {
         if name != key {
             return Err(invalid(format!(
@@ -214,20 +233,26 @@ fn definition(key: String, def: &JsValue, tools: &mut Tools) -> Result<AgentDef,
     }
     let budget =
         budget_from_js(&get(def, "budget")).map_err(|why| invalid(format!("{at}.{why}")))?;
-    let func = |field: &str| function_field(get(def, field), &format!("{at}.{field}"), WHAT);
+    let func = |field: &str| {
+        let value = get(def, field);
+        if absent(&value) {
+            return Ok(None);
+        }
+        function_field(value, &format!("{at}.{field}"), WHAT)
+    };
     Ok(AgentDef {
         does,
         soul: text("soul")?.unwrap_or_default(),
         model: text("model")?,
         tools: names,
-        team: strings(get(def, "team"), &format!("{at}.team"))?,
+        team: strings(get(def, "team"), || format!("{at}.team"))?,
         budget: budget.unwrap_or_default(),
         wait_for: func("waitFor")?.map(|f| Rc::new(JsWaitFor(f)) as Rc<dyn WaitFor>),
         on_spawn: func("onSpawn")?.map(on_spawn),
         on_close: func("onClose")?.map(on_close),
-        hooks: hooks_field(get(def, "hooks"), &format!("{at}.hooks"))?,
-        on_metric: metric_field(get(def, "onMetric"), &format!("{at}.onMetric"))?,
-        completion: completion(get(def, "completion"), &format!("{at}.completion"))?,
+        hooks: hooks_field(get(def, "hooks"), || format!("{at}.hooks"))?,
+        on_metric: metric_field(get(def, "onMetric"), || format!("{at}.onMetric"))?,
+        completion: completion(get(def, "completion"), || format!("{at}.completion"))?,
         ..AgentDef::new(key, "")
     })
 }
@@ -345,8 +370,8 @@ pub fn runtime_options(options: &JsValue) -> Result<RuntimeOptions, JsValue> {
             ))
         })?);
     }
-    out.hooks = hooks_field(get(options, "hooks"), "hooks")?;
-    out.on_metric = metric_field(get(options, "onMetric"), "onMetric")?;
+    out.hooks = hooks_field(get(options, "hooks"), || "hooks".into())?;
+    out.on_metric = metric_field(get(options, "onMetric"), || "onMetric".into())?;
     out.wait_for = function_field(get(options, "waitFor"), "waitFor", WHAT)?
         .map(|f| Rc::new(JsWaitFor(f)) as Rc<dyn WaitFor>);
     Ok(out)

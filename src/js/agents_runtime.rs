@@ -6,16 +6,21 @@
 //! and `suspended()`; a refused resume or restore throws (or rejects) with the core's code
 //! (`invalid_resume`, `invalid_argument`, `store`, `invalid_options`).
 
+use futures_util::FutureExt;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::agents_options::{budget_from_js, runtime_options};
-use super::convert::{described, from_json, get, js_error, record_to_js, to_json, type_name};
+use super::convert::{
+    described, from_json, get, js_error, messages_to_js, record_to_js, to_json, type_name,
+};
 use super::promise::promise;
 use crate::core::agents::close::CloseOptions;
 use crate::core::agents::data::{CloseReason, InboxItem};
 use crate::core::agents::resume::ResumeError;
 use crate::core::agents::runtime::{AgentRuntime, Handle, WaitOptions};
+use crate::core::json::value::Value;
+use crate::core::message::from_values;
 
 /// The records the class's typings name (the full build's facade types; `Request` is already
 /// among the glue's own imports; the lean build has no runtime: it costs the lean download
@@ -331,6 +336,47 @@ impl AgentRuntimeHandle {
             out.push(&row);
         }
         Ok(out.into())
+    }
+
+    /// `store.get(id)` of the runtime's own in-memory store (the one it keeps when no `store`
+    /// option is given): a copy of the transcript saved under `id`, or `undefined`. The
+    /// facade's default `runtime.store` reads through this, so no turn crosses to JavaScript
+    /// to load or save its transcript.
+    #[wasm_bindgen(js_name = storeGet, unchecked_return_type = "unknown[] | undefined")]
+    pub fn store_get(&self, id: &str) -> Result<JsValue, JsValue> {
+        match self.rt.store().get(id).now_or_never() {
+            Some(Ok(Some(messages))) => messages_to_js(&messages),
+            Some(Ok(None)) => Ok(JsValue::UNDEFINED),
+            Some(Err(why)) => Err(js_error("store", &why)),
+            None => Err(js_error(
+                "store",
+                "storeGet: the runtime's store is not its own",
+            )),
+        }
+    }
+
+    /// `store.save(id, messages)` of the runtime's own in-memory store (see `storeGet`):
+    /// `messages` (plain JSON, an array) replaces what is saved under `id`.
+    #[wasm_bindgen(js_name = storeSave)]
+    pub fn store_save(
+        &self,
+        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "unknown[]")] messages: JsValue,
+    ) -> Result<(), JsValue> {
+        let Ok(Value::Array(items)) = to_json(&messages) else {
+            return Err(bad(format!(
+                "save: messages must be an array of JSON messages, got {}",
+                type_name(&messages)
+            )));
+        };
+        match self.rt.store().save(id, &from_values(items)).now_or_never() {
+            Some(Ok(())) => Ok(()),
+            Some(Err(why)) => Err(js_error("store", &why)),
+            None => Err(js_error(
+                "store",
+                "storeSave: the runtime's store is not its own",
+            )),
+        }
     }
 
     /// The transition trace.

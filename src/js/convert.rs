@@ -54,17 +54,50 @@ pub fn from_json_text(text: &str) -> Result<JsValue, JsValue> {
     })
 }
 
+#[wasm_bindgen(module = "/src/js/shim.js")]
+extern "C" {
+    /// `object[key]`, `undefined` for a primitive or a throwing getter, in one crossing.
+    #[wasm_bindgen(js_name = field)]
+    fn shim_field(object: &JsValue, key: &JsValue) -> JsValue;
+}
+
 /// Reads `object[key]`; a missing key, a throwing getter or a non-object gives `undefined`.
 pub fn get(object: &JsValue, key: &str) -> JsValue {
-    if !object.is_object() && !object.is_function() {
-        return JsValue::UNDEFINED;
+    with_key(key, |key| shim_field(object, key))
+}
+
+/// The most short keys [`with_key`] keeps (option and record field names are a few dozen).
+const KEYS_KEPT: usize = 256;
+
+thread_local! {
+    /// Short property names as JavaScript strings, made once: reading an options object
+    /// (`new AgentRuntime` reads some hundred keys) then costs no string decoding per key.
+    static KEYS: std::cell::RefCell<crate::core::names::Names<JsValue>> =
+        std::cell::RefCell::new(crate::core::names::Names::default());
+}
+
+/// `then(key as a JavaScript string)`; a short key is made once and kept (up to [`KEYS_KEPT`]).
+fn with_key<T>(key: &str, then: impl FnOnce(&JsValue) -> T) -> T {
+    if key.len() > 24 {
+        return then(&JsValue::from_str(key));
     }
-    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    let kept = KEYS.with(|keys| keys.borrow().get(key).cloned());
+    let made = kept.unwrap_or_else(|| {
+        let made = JsValue::from_str(key);
+        KEYS.with(|keys| {
+            let mut keys = keys.borrow_mut();
+            if keys.len() < KEYS_KEPT {
+                keys.insert(key.to_owned(), made.clone());
+            }
+        });
+        made
+    });
+    then(&made)
 }
 
 /// Sets `object[key] = value`, ignoring a frozen object.
 pub fn set(object: &JsValue, key: &str, value: &JsValue) {
-    let _ = Reflect::set(object, &JsValue::from_str(key), value);
+    let _ = with_key(key, |key| Reflect::set(object, key, value));
 }
 
 /// `array[i]`; a missing item, a throwing getter or a non-object gives `undefined`.

@@ -32,6 +32,16 @@ const isThenable = (value) => {
   }
 }
 
+/** `object[key]` (`convert::get`): `undefined` for a primitive or a throwing getter, in one crossing. */
+export function field(object, key) {
+  if (object === null || (typeof object !== "object" && typeof object !== "function")) return undefined
+  try {
+    return object[key]
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * `fetch(url, {method, headers, body?, signal?})`, then the whole body as text.
  * `headers` is a flat `[name, value, name, value, ...]` array. With `splice` (a string the

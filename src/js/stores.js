@@ -55,10 +55,22 @@ function plain(value) {
   }
 }
 
-function messagesArg(messages, what) {
+export function messagesArg(messages, what) {
   const list = plain(messages)
   if (!Array.isArray(list)) throw storeError("invalid_argument", `${what}: messages must be an array, got ${typeName(messages)}`)
   return list
+}
+
+/** `messagesArg`'s check, as the JSON text of the copy (one `JSON.stringify`, no parse). */
+function messagesText(messages, what) {
+  let text
+  try {
+    text = JSON.stringify(messages)
+  } catch {
+    // refused below, as messagesArg refuses it
+  }
+  if (typeof text !== "string" || text[0] !== "[") throw storeError("invalid_argument", `${what}: messages must be an array, got ${typeName(messages)}`)
+  return text
 }
 
 /** Whether `value` is a `Request` as `runWithAnswer` reads one. */
@@ -138,7 +150,7 @@ export class InMemoryConversationStore {
   save(id, messages) {
     return settled(() => {
       const key = stringArg(id, "save: id")
-      this.#saved.set(key, JSON.stringify(messagesArg(messages, "save")))
+      this.#saved.set(key, messagesText(messages, "save"))
     })
   }
 }

@@ -319,6 +319,41 @@ test("the one store: a handle's transcript grows across its turns", async () => 
   assert.ok(users.some((c) => c.includes("first")) && users.some((c) => c.includes("second")))
 })
 
+test("the default store (kept in the module) reads and writes as an InMemoryConversationStore: copies in and out, the same refusals", async () => {
+  const { InMemoryConversationStore } = await import("../../pkg/node.mjs")
+  const runtime = rt()
+  assert.ok(runtime.store instanceof InMemoryConversationStore)
+  const peer = runtime.spawn(runtime.root, "peer")
+  runtime.wake(peer, "hello")
+  await runtime.wait(peer)
+  // What a turn saved in the module is what store.get gives, a fresh copy each time.
+  const saved = await runtime.store.get(peer.id)
+  assert.equal(saved[0].content, "hello")
+  assert.equal(saved.at(-1).role, "assistant")
+  saved.push({ role: "user", content: "not saved" })
+  assert.equal((await runtime.store.get(peer.id)).length, saved.length - 1)
+  // A save from JavaScript is copied (a later change to the array is not seen) and read back by the next turn.
+  const seeded = [{ role: "user", content: "seeded" }, { role: "assistant", content: "ok" }]
+  await runtime.store.save(peer.id, seeded)
+  seeded.push({ role: "user", content: "after the save" })
+  assert.deepEqual(await runtime.store.get(peer.id), seeded.slice(0, 2))
+  runtime.wake(peer, "again")
+  await runtime.wait(peer)
+  const after = await runtime.store.get(peer.id)
+  assert.deepEqual(after.slice(0, 3).map((m) => m.content), ["seeded", "ok", "again"])
+  assert.equal(await runtime.store.get("root/nobody.9"), undefined)
+  // The same refusals as an InMemoryConversationStore's, as rejections.
+  const plain = new InMemoryConversationStore()
+  for (const [call, args] of [["get", [42]], ["save", [7, []]], ["save", ["x", "not an array"]], ["save", ["x", { length: 1 }]]]) {
+    const mine = await runtime.store[call](...args).then(() => "resolved", (e) => `${e.code}: ${e.message}`)
+    const theirs = await plain[call](...args).then(() => "resolved", (e) => `${e.code}: ${e.message}`)
+    assert.equal(mine, theirs, `${call}(${JSON.stringify(args)})`)
+    assert.match(mine, /^invalid_argument: /)
+  }
+  // A runtime restored without a store starts with an empty one of its own.
+  assert.equal(await agents.AgentRuntime.restore({ registry: registry() }, (() => { const r = rt(); return r.savedState() })()).store.get(peer.id), undefined)
+})
+
 test("a runtime takes a ConversationStore: every handle's transcript goes there", async () => {
   const store = new (await import("../../pkg/node.mjs")).InMemoryConversationStore()
   const runtime = rt({ store })

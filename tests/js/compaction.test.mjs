@@ -304,6 +304,33 @@ test("property: over random transcripts and budgets, in both dialects, tool pair
   }
 })
 
+test("property: the no-op check decides as the exact estimate does, whatever the transcript holds", async () => {
+  // The check reads bounds from one JSON text per run of 64 messages; summaries with metadata,
+  // items with no JSON text, a toJSON of their own and transcripts of several runs must still
+  // give the decision of the exact per-message sum, and a compaction the same messages.
+  const summary = (i) => ({ role: "system", content: `${SUMMARY_PREFIX}s${i}`, metadata: { compacted: { messages: 2, tokens: 30 } } })
+  const odd = [undefined, "a string item", 42, null, { role: "user", content: "own toJSON", toJSON: () => ({ role: "user", content: "x".repeat(90) }) }]
+  for (let seed = 1; seed <= 120; seed++) {
+    const random = prng(seed)
+    const messages = randomTranscript(random, seed % 2 === 0 ? "openai" : "anthropic")
+    while (messages.length < 20 + Math.floor(random() * 200)) messages.push(...randomTranscript(random, "openai").slice(1))
+    if (random() < 0.5) messages.splice(1 + Math.floor(random() * (messages.length - 1)), 0, summary(seed))
+    if (random() < 0.3) messages.splice(1 + Math.floor(random() * (messages.length - 1)), 0, odd[seed % odd.length])
+    const total = messages.reduce((sum, m) => sum + agents.estimateTokens([m]), 0)
+    assert.equal(agents.estimateTokens(messages), total)
+    for (const maxTokens of [total - 200, total - 3, total - 1, total, total + 1, total + 3, total + 200].filter((n) => n > 0)) {
+      const out = await compactor({ maxTokens, summarize })(event(messages))
+      if (total <= maxTokens) assert.equal(out, undefined, `seed ${seed}: ${total} tokens under maxTokens ${maxTokens} is a no-op`)
+      else assert.ok(out === undefined || out.messages[out.messages.length - 1] === messages.at(-1), `seed ${seed}: ${total} over ${maxTokens}`)
+      if (total > maxTokens) {
+        // Over budget, the same compaction as a hook given the exact estimate as its own counter.
+        const exact = await compactor({ maxTokens, summarize, countTokens: (list) => list.reduce((sum, m) => sum + agents.estimateTokens([m]), 0) })(event(messages))
+        assert.equal(JSON.stringify(out), JSON.stringify(exact), `seed ${seed}, maxTokens ${maxTokens}`)
+      }
+    }
+  }
+})
+
 test("with no boundary after the first body message the whole body is summarized (an empty tail)", async () => {
   // A tail starting right after the system prompt would leave nothing to summarize, so the
   // first body message is never a boundary; with no later one the tail is empty.

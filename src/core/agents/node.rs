@@ -169,8 +169,11 @@ impl Node {
 
 /// The handle table. Indexing never panics: an index that names no handle reads and writes a
 /// closed stand-in (`void`), which the verbs never reach (they check every handle first).
+/// Each node is boxed: a spawn that grows the table moves pointers, not nodes.
 pub struct Tree {
-    nodes: Vec<Node>,
+    // Boxed on purpose: a `Node` is large, and a growing `Vec<Node>` reallocates and moves them all.
+    #[allow(clippy::vec_box)]
+    nodes: Vec<Box<Node>>,
     void: Node,
 }
 
@@ -179,7 +182,7 @@ impl Tree {
     pub fn new(root: Node, mut void: Node) -> Tree {
         void.state = HandleState::Closed;
         Tree {
-            nodes: vec![root],
+            nodes: vec![Box::new(root)],
             void,
         }
     }
@@ -196,20 +199,20 @@ impl Tree {
 
     /// Adds a handle; returns its index.
     pub fn push(&mut self, node: Node) -> usize {
-        self.nodes.push(node);
+        self.nodes.push(Box::new(node));
         self.nodes.len() - 1
     }
 
     /// The handles in table order.
     pub fn iter(&self) -> impl Iterator<Item = &Node> {
-        self.nodes.iter()
+        self.nodes.iter().map(|node| &**node)
     }
 }
 
 impl std::ops::Index<usize> for Tree {
     type Output = Node;
     fn index(&self, i: usize) -> &Node {
-        self.nodes.get(i).unwrap_or(&self.void)
+        self.nodes.get(i).map_or(&self.void, |node| node)
     }
 }
 

@@ -321,12 +321,12 @@ impl AgentRuntime {
             tree[parent.0].children.push(child);
             (child, id, view)
         };
-        let tokens = self.inspect(self.handle(child)).pool_tokens;
+        let (depth, tokens) = {
+            let tree = self.0.tree.borrow();
+            (tree[child].depth, tree[child].pools.tokens)
+        };
         let tokens = tokens.map_or("Infinity".to_owned(), number);
-        self.t(format!(
-            "{id}: spawned (depth {}, tokens {tokens})",
-            self.0.tree.borrow()[child].depth
-        ));
+        self.t(format!("{id}: spawned (depth {depth}, tokens {tokens})"));
         if let Some(on_spawn) = &agent.def.on_spawn {
             on_spawn(&view);
         }

@@ -215,7 +215,8 @@ impl AgentRuntime {
             hooks,
             wait_for: Some(Rc::new(interpreter)),
             clock: self.0.clock.clone(),
-            telemetry: Rc::new(Telemetry::with_sink(sink)),
+            // A per-turn client's metrics() is never read: its events go to the sink only.
+            telemetry: Rc::new(Telemetry::sink_only(sink)),
             requests: Rc::default(),
         };
         (client, Rc::new(toolkit))

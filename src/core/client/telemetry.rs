@@ -25,10 +25,18 @@ pub trait MetricSink {
 /// let t = Telemetry::default();
 /// assert!(t.render().contains("# TYPE toolnexus_run_errors_total counter"));
 /// ```
-#[derive(Default)]
 pub struct Telemetry {
     registry: RefCell<Registry>,
+    /// Whether events are counted in `registry` (a sink-only telemetry, whose registry no one
+    /// reads, skips it).
+    counting: bool,
     sink: Option<Rc<dyn MetricSink>>,
+}
+
+impl Default for Telemetry {
+    fn default() -> Self {
+        Telemetry::with_sink(None)
+    }
 }
 
 impl Telemetry {
@@ -36,7 +44,24 @@ impl Telemetry {
     pub fn with_sink(sink: Option<Rc<dyn MetricSink>>) -> Self {
         Telemetry {
             registry: RefCell::new(Registry::default()),
+            counting: true,
             sink,
+        }
+    }
+
+    /// Events forwarded to `sink` only, counted nowhere: for a client whose `metrics()` no one
+    /// can read (the agent runtime's per-turn clients), so a model call costs no registry work.
+    ///
+    /// ```
+    /// # use toolnexus::core::client::telemetry::Telemetry;
+    /// let t = Telemetry::sink_only(None);
+    /// t.run("m", 1, 0, 0, 1.0, None);
+    /// assert!(!t.render().contains("toolnexus_llm_requests_total{"));
+    /// ```
+    pub fn sink_only(sink: Option<Rc<dyn MetricSink>>) -> Self {
+        Telemetry {
+            counting: false,
+            ..Telemetry::with_sink(sink)
         }
     }
 
@@ -47,7 +72,9 @@ impl Telemetry {
 
     /// Records an event and forwards it.
     pub fn emit(&self, event: MetricEvent) {
-        self.registry.borrow_mut().record(&event);
+        if self.counting {
+            self.registry.borrow_mut().record(&event);
+        }
         if let Some(sink) = &self.sink {
             sink.emit(&event);
         }
@@ -65,7 +92,9 @@ impl Telemetry {
         parts: Option<Vec<PartSummary>>,
     ) {
         let tokens = [usage.prompt_tokens, usage.completion_tokens];
-        self.registry.borrow_mut().llm(model, ok, ms, tokens);
+        if self.counting {
+            self.registry.borrow_mut().llm(model, ok, ms, tokens);
+        }
         if let Some(sink) = &self.sink {
             sink.emit(&MetricEvent::Llm {
                 model: model.to_owned(),
@@ -80,9 +109,11 @@ impl Telemetry {
 
     /// The `tool` event of one call, made only for a sink (as [`llm`](Self::llm)'s).
     pub fn tool(&self, tool: &str, source: &str, is_error: bool, pending: bool, ms: f64) {
-        self.registry
-            .borrow_mut()
-            .tool(tool, source, is_error, pending, ms);
+        if self.counting {
+            self.registry
+                .borrow_mut()
+                .tool(tool, source, is_error, pending, ms);
+        }
         if let Some(sink) = &self.sink {
             sink.emit(&MetricEvent::Tool {
                 tool: tool.to_owned(),
@@ -105,7 +136,9 @@ impl Telemetry {
         ms: f64,
         error: Option<&RunError>,
     ) {
-        self.registry.borrow_mut().run(model, error.is_some());
+        if self.counting {
+            self.registry.borrow_mut().run(model, error.is_some());
+        }
         if let Some(sink) = &self.sink {
             sink.emit(&MetricEvent::Run {
                 model: model.to_owned(),
