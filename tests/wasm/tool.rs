@@ -52,6 +52,7 @@ async fn the_js_function_sees_the_context() {
         signal: Some(Rc::new(JsSignal::from_js(&signal).unwrap())),
         timeout_ms: Some(250.0),
         answer: None,
+        request: None,
     };
     tool.execute(json!({"n": 2}), ctx).await;
     let seen = get(&object, "seen");
