@@ -75,13 +75,7 @@ fn a_stream_that_ends_before_its_answer_is_resumed_after_retry_with_last_event_i
         ("resumed", false)
     );
     let call = &fake.seen_rpc("tools/call")[0];
-    let gets: Vec<_> = fake
-        .seen
-        .borrow()
-        .iter()
-        .filter(|s| s.method == "GET")
-        .cloned()
-        .collect();
+    let gets = fake.seen_rpc("GET");
     assert_eq!(gets.len(), 1, "one resumption");
     assert_eq!(gets[0].header("last-event-id").as_deref(), Some("e1"));
     assert_eq!(
@@ -109,13 +103,7 @@ fn without_a_retry_field_the_resumption_waits_the_default_delay() {
         );
     let (result, _) = call_echo(&fake, json!({}));
     assert_eq!(result.output, "late");
-    let get = fake
-        .seen
-        .borrow()
-        .iter()
-        .find(|s| s.method == "GET")
-        .cloned()
-        .unwrap();
+    let get = fake.seen_rpc("GET")[0].clone();
     assert_eq!(get.at, 10.0 + toolnexus::core::mcp::DEFAULT_RETRY_MS);
 }
 
@@ -147,12 +135,7 @@ fn resumption_gives_up_after_quiet_reconnects() {
         result.output,
         "the event stream ended without answering request 2"
     );
-    let gets = fake
-        .seen
-        .borrow()
-        .iter()
-        .filter(|s| s.method == "GET")
-        .count();
+    let gets = fake.seen_rpc("GET").len();
     assert_eq!(gets, 3);
 }
 
@@ -165,14 +148,7 @@ fn a_resumption_the_server_refuses_ends_the_call() {
     );
     let (result, _) = call_echo(&fake, json!({}));
     assert!(result.is_error);
-    assert_eq!(
-        fake.seen
-            .borrow()
-            .iter()
-            .filter(|s| s.method == "GET")
-            .count(),
-        1
-    );
+    assert_eq!(fake.seen_rpc("GET").len(), 1);
 }
 
 #[test]
@@ -296,13 +272,7 @@ fn the_standalone_stream_answers_elicitations_with_defaults_and_refreshes_tools_
             ]
         )]
     );
-    let get = fake
-        .seen
-        .borrow()
-        .iter()
-        .find(|s| s.method == "GET")
-        .cloned()
-        .unwrap();
+    let get = fake.seen_rpc("GET")[0].clone();
     assert_eq!(
         get.header("last-event-id"),
         None,
@@ -330,11 +300,6 @@ fn a_server_that_refuses_the_get_stream_loads_as_before() {
         out
     });
     assert_eq!(names, ["s_echo", "s_get_weather"]);
-    let gets = fake
-        .seen
-        .borrow()
-        .iter()
-        .filter(|s| s.method == "GET")
-        .count();
+    let gets = fake.seen_rpc("GET").len();
     assert_eq!(gets, 1, "asked once, 405, never again");
 }
