@@ -11,7 +11,7 @@ import * as full from "../../pkg/node.mjs"
 import * as core from "../../pkg/core/node.mjs"
 import { agents, createClient, createInProcessClient, createToolkit, defineTool } from "../../pkg/node.mjs"
 import { startAnthropicStub, startOpenAIStub, openai, anthropic } from "./support/stub-server.mjs"
-import { assertCode, clearKeyEnv, rejection, thrown } from "./support/helpers.mjs"
+import { assertCode, clearKeyEnv, rejection, thrown, prng } from "./support/helpers.mjs"
 
 clearKeyEnv()
 const require = createRequire(import.meta.url)
@@ -229,15 +229,6 @@ test("tool-pair safety holds at every budget, in both dialects", async () => {
   }
 })
 
-/** A small seeded PRNG (mulberry32), so a failing case can be replayed by its seed. */
-function prng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** A random transcript of `turns` user turns, each with 0–2 rounds of 1–3 tool calls, in `style`. */
 function randomTranscript(random, style) {

@@ -10,20 +10,11 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import { createInProcessClient, createToolkit, defineTool, pending } from "../../pkg/node.mjs"
-import { assertCode } from "./support/helpers.mjs"
+import { assertCode, prng } from "./support/helpers.mjs"
 
 // ---------------------------------------------------------------------------------------------
 // The corpus
 
-/** A seeded PRNG (mulberry32): the corpus is the same on every run. */
-function prng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 const random = prng(20300101)
 const pick = (list) => list[Math.floor(random() * list.length)]
 
