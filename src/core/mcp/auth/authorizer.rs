@@ -133,12 +133,14 @@ impl Authorizer {
             .map_err(AuthFailure::Failed)?;
         self.signed_in(status, &challenge, &discovered)
             .await
-            .map_err(|failure| match (failure, discovered.metadata.text(FALLBACK)) {
-                (AuthFailure::Failed(why), Some(fallback)) => {
-                    AuthFailure::Failed(format!("{why} ({fallback})"))
-                }
-                (failure, _) => failure,
-            })
+            .map_err(
+                |failure| match (failure, discovered.metadata.text(FALLBACK)) {
+                    (AuthFailure::Failed(why), Some(fallback)) => {
+                        AuthFailure::Failed(format!("{why} ({fallback})"))
+                    }
+                    (failure, _) => failure,
+                },
+            )
     }
 
     /// Answers a challenge once discovery is done.
@@ -166,21 +168,21 @@ impl Authorizer {
                 if Some(tokens.access_token.as_str()) != refused_token
                     && !tokens.expires_within(now, REFRESH_MARGIN_MS)
                 {
-                    let client = self.client(&discovered, None).await?;
-                    self.use_tokens(&discovered, &key, client, tokens);
+                    let client = self.client(discovered, None).await?;
+                    self.use_tokens(discovered, &key, client, tokens);
                     return Ok(());
                 }
                 if tokens.refresh_token.is_some() {
-                    let client = self.client(&discovered, None).await?;
-                    let current = self.current_of(&discovered, &key, client, tokens);
+                    let client = self.client(discovered, None).await?;
+                    let current = self.current_of(discovered, &key, client, tokens);
                     if self.refresh(&current).await.is_ok() {
                         return Ok(());
                     }
                 }
             }
         }
-        let scope = self.scope(&discovered, &challenge, step_up);
-        let client = self.client(&discovered, scope.as_deref()).await?;
+        let scope = self.scope(discovered, challenge, step_up);
+        let client = self.client(discovered, scope.as_deref()).await?;
         *self.asked.borrow_mut() = scope.clone();
         let redirect = self.config.redirect_url.clone().unwrap_or_default();
         let started = start(
@@ -188,7 +190,7 @@ impl Authorizer {
             &FlowSpec {
                 server: &self.server,
                 server_url: &self.url,
-                discovered: &discovered,
+                discovered,
                 client: &client,
                 redirect: &redirect,
                 scope: scope.as_deref(),
