@@ -491,3 +491,54 @@ fn a_call_whose_token_is_refused_halts_on_the_sign_in_and_its_retry_finishes_it(
         Some("Bearer access-2")
     );
 }
+
+#[test]
+fn after_a_reload_mcp_resume_then_the_halted_calls_retry_go_on_with_the_new_token() {
+    let world = OAuthWorld::new(FakeMcp::new(Mode::Json));
+    let store = memory();
+    let (first, _) = load_world(&world, auth(), Some(signs_in()), store.clone());
+    assert_eq!(first.servers[0].status, Status::Connected);
+    // The grant is revoked: the page (no waitFor) meets a sign-in, its Request `earlier`.
+    world.revoked.set(world.issued.get());
+    world.refresh_fails.set(true);
+    let (page, _) = load_world(&world, auth(), None, store.clone());
+    let [earlier] = page.pending().try_into().unwrap();
+    // The redirect reloads the page: a new load over the same store, pending with its own flow.
+    let (reloaded, clock) = load_world(&world, auth(), None, store);
+    assert_eq!(reloaded.states()[0].status, Status::Pending);
+    let added: Rc<RefCell<Vec<toolnexus::core::tool::SharedTool>>> = Rc::default();
+    let keep = added.clone();
+    reloaded.on_tools_changed(Rc::new(move |_old, new| {
+        keep.borrow_mut().extend(new.iter().cloned())
+    }));
+    // mcpResume with the Answer to the earlier page's Request: its state names the flow.
+    let url = redirect_for(&earlier, &format!("&code=code-2&iss={ISSUER}"));
+    let resumed = run(&clock, reloaded.resume(answer_with(&earlier, &url))).unwrap();
+    assert_eq!(resumed.status, Status::Connected, "{:?}", resumed.error);
+    // The halted call's retry carries the same Answer: its flow is used, the token in place.
+    let tool = added
+        .borrow()
+        .iter()
+        .find(|t| t.spec().name == "main_echo")
+        .cloned()
+        .unwrap();
+    let ctx = toolnexus::core::tool::Context {
+        answer: Some(toolnexus::core::types::Answer {
+            id: earlier.id.clone(),
+            ok: true,
+            data: Some(json!({"url": url}).as_object().unwrap().clone()),
+            reason: None,
+        }),
+        request: Some(earlier.clone()),
+        ..Default::default()
+    };
+    let done = run(&clock, async move {
+        tool.execute(json!({"text": "hi"}), ctx).await
+    });
+    assert!(!done.is_error, "{done:?}");
+    assert_eq!(
+        world.codes_used.borrow().len(),
+        2,
+        "each code exchanged once"
+    );
+}
