@@ -542,3 +542,77 @@ fn after_a_reload_mcp_resume_then_the_halted_calls_retry_go_on_with_the_new_toke
         "each code exchanged once"
     );
 }
+
+/// A waitFor whose person takes 50 (virtual) ms to sign in, each time with a new code.
+struct SlowSignIn {
+    clock: RefCell<Option<Rc<VirtualClock>>>,
+    seen: RefCell<Vec<Request>>,
+}
+
+impl toolnexus::core::client::hooks::WaitFor for SlowSignIn {
+    fn wait_for(
+        &self,
+        request: &Request,
+    ) -> toolnexus::core::host::LocalBoxFuture<'static, Result<Value, String>> {
+        self.seen.borrow_mut().push(request.clone());
+        let code = format!("&code=code-{}&iss={ISSUER}", self.seen.borrow().len());
+        let answer = answer_with(request, &redirect_for(request, &code));
+        let sleep = self
+            .clock
+            .borrow()
+            .as_ref()
+            .map(|c| toolnexus::core::host::Clock::sleep(c.as_ref(), 50.0));
+        Box::pin(async move {
+            if let Some(sleep) = sleep {
+                sleep.await;
+            }
+            Ok(answer)
+        })
+    }
+}
+
+#[test]
+fn two_calls_refused_at_once_share_one_sign_in() {
+    let world = OAuthWorld::new(FakeMcp::new(Mode::Json));
+    let slow = Rc::new(SlowSignIn {
+        clock: RefCell::default(),
+        seen: RefCell::default(),
+    });
+    let clock = VirtualClock::new();
+    *slow.clock.borrow_mut() = Some(clock.clone());
+    let entries = toolnexus::core::mcp::config::parse_config(
+        &json!({"mcpServers": {"main": {"url": SERVER, "auth": auth()}}}),
+    )
+    .unwrap();
+    let mut host = host(Some(Rc::new(WorldHttp(world.clone()))), clock.clone());
+    host.wait_for = Some(slow.clone());
+    let source = run(&clock, async move { load(&entries, &host).await });
+    assert_eq!(
+        source.servers[0].status,
+        Status::Connected,
+        "{:?}",
+        source.servers[0].error
+    );
+    world.revoked.set(world.issued.get());
+    world.refresh_fails.set(true);
+    let tool = source
+        .tools
+        .iter()
+        .find(|t| t.spec().name == "main_echo")
+        .cloned()
+        .unwrap();
+    let (a, b) = (tool.clone(), tool);
+    let (one, two) = run(&clock, async move {
+        futures_util::future::join(
+            a.execute(json!({"text": "1"}), Default::default()),
+            b.execute(json!({"text": "2"}), Default::default()),
+        )
+        .await
+    });
+    assert!(!one.is_error && !two.is_error, "{one:?} {two:?}");
+    assert_eq!(
+        slow.seen.borrow().len(),
+        2,
+        "the load's sign-in and one more"
+    );
+}

@@ -14,6 +14,7 @@ use super::flow::{check, exchange_code, start, FlowSpec};
 use super::register::client_for;
 use super::store::{client_key, read, tokens_key, write};
 use super::token::{token_request, ClientCredentials, Tokens};
+use crate::core::agents::gate::{Permit, TurnGate};
 use crate::core::client::hooks::WaitFor;
 use crate::core::host::TokenStore;
 use crate::core::json::value::Value;
@@ -54,6 +55,8 @@ pub struct Authorizer {
     current: RefCell<Option<Current>>,
     /// The scope asked for last, for the union a step-up asks (SEP-2350).
     asked: RefCell<Option<String>>,
+    /// One sign-in at a time: requests refused meanwhile wait, then use its token.
+    turns: Rc<TurnGate>,
 }
 
 impl Authorizer {
@@ -75,7 +78,15 @@ impl Authorizer {
             wait_for,
             current: RefCell::default(),
             asked: RefCell::default(),
+            turns: TurnGate::new(1),
         }
+    }
+
+    /// Waits for this server's turn to answer a 401 / 403 (one at a time); the turn ends when
+    /// the permit is dropped. A request refused while another signed in finds a new
+    /// [`header`](Self::header) after its turn and is sent again with it.
+    pub async fn turn(&self) -> Permit {
+        self.turns.acquire().await
     }
 
     /// The server's config key.
