@@ -102,6 +102,11 @@ impl Authorizer {
             .map(|c| format!("Bearer {}", c.tokens.access_token))
     }
 
+    /// The issuer of the token in use, when there is one.
+    pub fn issuer(&self) -> Option<String> {
+        self.current.borrow().as_ref().map(|c| c.issuer.clone())
+    }
+
     /// The secrets a message must never show: the tokens in use and the client's secret.
     pub fn secrets(&self) -> Vec<String> {
         let mut out: Vec<String> = self.config.client_secret.iter().cloned().collect();
@@ -405,7 +410,6 @@ impl Authorizer {
         write(&self.store, &current.key, &tokens.to_json()).await?;
         let mut next = current.clone();
         next.tokens = tokens;
-        let _ = &next.issuer;
         *self.current.borrow_mut() = Some(next);
         Ok(())
     }
