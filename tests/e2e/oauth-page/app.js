@@ -9,7 +9,7 @@
 //   redirect  no waitFor: the server is pending after createToolkit; the page keeps the Request
 //             (plain JSON) in sessionStorage and links to request.url. The authorization server
 //             sends the page back here with ?code&state&iss (or ?error); this fresh load
-//             answers the kept Request with that URL through toolkit.resume.
+//             answers the kept Request with that URL through toolkit.mcpResume.
 // Either way it then lists the tools and calls `notes_whoami`. Nothing here ever sees a token;
 // the log shows steps, never the code.
 import { createToolkit, IndexedDbTokenStore } from "/pkg/index.js"
@@ -99,7 +99,7 @@ async function main() {
     history.replaceState(null, "", location.pathname)
     if (!kept) return status("error", "came back from sign-in, but no sign-in was pending in this tab")
     log("came back from the sign-in: resuming")
-    await toolkit.resume({ id: kept.id, ok: true, data: { url: here.href } })
+    await toolkit.mcpResume({ id: kept.id, ok: true, data: { url: here.href } })
   } else if (toolkit.mcpStatus()[SERVER] === "pending") {
     const [request] = pendingRequests(toolkit)
     sessionStorage.setItem("oauth-page:request", JSON.stringify(request))
