@@ -13,6 +13,7 @@
 
 pub mod clock;
 pub mod load;
+pub mod oauth;
 pub mod server;
 pub mod server_body;
 pub mod stdio;
@@ -64,6 +65,7 @@ pub fn host(http: Option<Rc<dyn Http>>, clock: Rc<dyn Clock>) -> McpHost {
         env: Rc::new(|name: &str| (name == "TOKEN").then(|| "s3cret-value".to_owned())),
         wait_for: None,
         spawn: None,
+        token_store: None,
     }
 }
 
