@@ -1,25 +1,5 @@
 // Typings of token-stores.js (the full entries export `IndexedDbTokenStore` and `FileTokenStore`).
-
-/**
- * Where the MCP client's OAuth keeps what must outlive a call (toolkit option `tokenStore`):
- * tokens per issuer and resource, registered clients per issuer, and pending sign-ins per
- * `state`. Keys are strings; values are JSON text, and secret (tokens, PKCE verifiers, client
- * secrets): a store of your own must not log them. Each method may answer directly or with a
- * Promise.
- *
- * ```js
- * const mine = { map: new Map(), get(k) { return this.map.get(k) }, set(k, v) { this.map.set(k, v) }, delete(k) { this.map.delete(k) } }
- * const toolkit = await createToolkit({ mcpConfig, tokenStore: mine })
- * ```
- */
-export interface TokenStore {
-  /** The JSON text stored under `key`, or `undefined`. */
-  get(key: string): Promise<string | undefined> | string | undefined
-  /** Stores `value` (JSON text) under `key`. */
-  set(key: string, value: string): Promise<void> | void
-  /** Forgets `key`. */
-  delete(key: string): Promise<void> | void
-}
+import type { TokenStore } from "../ts/index.js"
 
 /**
  * OAuth tokens, registered clients and pending sign-ins in the browser's IndexedDB (pages,

@@ -2,7 +2,8 @@
 // toolkit keeps its tokens, registered client and pending sign-ins in IndexedDB
 // (IndexedDbTokenStore), so they outlive a reload and the trip to the sign-in page. Two ways
 // to sign in, chosen by `?mode=` on the first load (kept in localStorage with `?mcp=`, the
-// server's URL, since the authorization server sends the page back without them):
+// server's URL, and `?client=`, a pre-registered client id, since the authorization server
+// sends the page back without them):
 //   popup     createToolkit's `waitFor` answers the "authorization" Request: a "Sign in" button
 //             opens request.url in a popup; callback.html hands back the URL the sign-in ended
 //             at, and createToolkit goes on (token exchange, connect) in the same page load.
@@ -21,9 +22,12 @@ const here = new URL(location.href)
 if (here.searchParams.has("mcp")) {
   localStorage.setItem("oauth-page:mcp", here.searchParams.get("mcp"))
   localStorage.setItem("oauth-page:mode", here.searchParams.get("mode") ?? "redirect")
+  localStorage.setItem("oauth-page:client", here.searchParams.get("client") ?? "")
 }
 const mcpUrl = localStorage.getItem("oauth-page:mcp")
 const mode = localStorage.getItem("oauth-page:mode") ?? "redirect"
+/** A pre-registered client id (`?client=`), else the page registers itself (RFC 7591). */
+const clientId = localStorage.getItem("oauth-page:client") || undefined
 const returned = here.searchParams.has("state") && (here.searchParams.has("code") || here.searchParams.has("error"))
 
 function log(line) {
@@ -63,10 +67,12 @@ function popupSignIn(request) {
       const onMessage = (message) => {
         if (message.origin !== location.origin || typeof message.data?.oauthRedirect !== "string") return
         log("the popup came back")
+        popup?.close()
         done({ id: request.id, ok: true, data: { url: message.data.oauthRedirect } })
       }
       window.addEventListener("message", onMessage)
-      // A popup the person closes without finishing is a declined sign-in, not a wait forever.
+      // A popup the person closes without finishing is a cancelled sign-in, not a wait forever
+      // (callback.html never closes itself: the popup is closed here once its URL arrived).
       const watch = setInterval(() => popup?.closed && done({ id: request.id, ok: false, reason: "cancelled" }), 500)
     }
   })
@@ -89,7 +95,7 @@ async function main() {
   if (!mcpUrl) return status("error", "no ?mcp= server given")
   const tokenStore = new IndexedDbTokenStore("oauth-page")
   const redirectUrl = mode === "popup" ? `${location.origin}/callback.html` : `${location.origin}/`
-  const mcpConfig = { mcpServers: { [SERVER]: { url: mcpUrl, timeout: 15_000, auth: { redirectUrl, clientName: "toolnexus e2e page" } } } }
+  const mcpConfig = { mcpServers: { [SERVER]: { url: mcpUrl, timeout: 15_000, auth: { redirectUrl, clientName: "toolnexus e2e page", clientId } } } }
   const toolkit = await createToolkit({ builtins: false, mcpConfig, tokenStore, ...(mode === "popup" ? { waitFor: popupSignIn } : {}) })
   window.toolkit = toolkit
   if (mode === "redirect" && returned) {

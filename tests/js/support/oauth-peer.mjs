@@ -4,7 +4,8 @@
 //     token is bound to the MCP server's URL as its audience, and a token asked for another
 //     resource is refused), the `iss` authorization response parameter (RFC 9207), token
 //     introspection (RFC 7662) for the resource server, refresh tokens with `offline_access`,
-//     CORS for public clients from their redirect URIs' origins, and a login and consent of its
+//     CORS for public clients from their redirect URIs' origins (and at the registration
+//     endpoint, unless `registrationCors: false`), and a login and consent of its
 //     own (below) that a person, Playwright, or `signInOverHttp` fills in: user "ada", password
 //     "lovelace"; the consent page has "Allow" and "Deny" (which ends in error=access_denied).
 //   the MCP server: the official SDK's McpServer behind StreamableHTTPServerTransport, behind the
@@ -16,7 +17,7 @@
 // Tools: `whoami` (the signed-in subject and the client the token was issued to) and `add`.
 // Nothing here logs or records a token: `mcp.seen` keeps what each request's verification
 // decided, without the token.
-import { randomBytes, randomUUID } from "node:crypto"
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import express from "express"
 import Provider, { errors } from "oidc-provider"
@@ -88,7 +89,7 @@ async function formBody(req) {
  * {issuer, provider, close()}; `events` lists what it did ("registered", "login", "consent",
  * "denied", "token", "introspection") with no secret in them.
  */
-async function startAuthorizationServer(http, issuer, resource, { preRegistered = [] } = {}) {
+async function startAuthorizationServer(http, issuer, resource, { preRegistered = [], registrationCors = true } = {}) {
   const events = []
   const provider = new Provider(issuer, {
     clients: [
@@ -103,6 +104,8 @@ async function startAuthorizationServer(http, issuer, resource, { preRegistered 
       ...preRegistered,
     ],
     cookies: { keys: [randomBytes(32).toString("base64url")] },
+    jwks: { keys: [{ ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), use: "sig", alg: "RS256", kid: "test" }] },
+    ttl: { AccessToken: 3600, AuthorizationCode: 60, ClientCredentials: 600, Grant: 3600, IdToken: 3600, Interaction: 600, RefreshToken: 86400, Session: 3600 },
     findAccount: async (_ctx, sub) => (sub === USER.name ? { accountId: sub, claims: async () => ({ sub }) } : undefined),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // Dynamic registration checks a client's `scope` against these; the resource server's own is SCOPE.
@@ -130,6 +133,30 @@ async function startAuthorizationServer(http, issuer, resource, { preRegistered 
       },
     },
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
+  })
+  // oidc-provider answers no CORS at its registration endpoint; an authorization server that
+  // lets pages register (as MCP's dynamic registration from a browser needs) does. Without
+  // (`registrationCors: false`) a page cannot register and must use a pre-registered client.
+  if (registrationCors) {
+    provider.use(async (ctx, next) => {
+      if (ctx.path !== "/reg") return next()
+      ctx.set("access-control-allow-origin", "*")
+      if (ctx.method !== "OPTIONS") return next()
+      ctx.set("access-control-allow-methods", "POST")
+      ctx.set("access-control-allow-headers", "content-type, authorization")
+      ctx.status = 204
+    })
+  }
+  // A test's man in the middle: `hooks.rewriteRedirect(url)`, once set, rewrites the next
+  // redirect that carries an authorization code back to the client (then unsets itself).
+  const hooks = { rewriteRedirect: undefined }
+  provider.use(async (ctx, next) => {
+    await next()
+    const location = ctx.response.get("location")
+    if (!hooks.rewriteRedirect || !location || !URL.parse(location)?.searchParams.has("code")) return
+    const rewrite = hooks.rewriteRedirect
+    hooks.rewriteRedirect = undefined
+    ctx.set("location", rewrite(location))
   })
   provider.on("registration_create.success", (_ctx, client) => events.push({ event: "registered", clientId: client.clientId, redirectUris: client.redirectUris }))
   provider.on("grant.success", (ctx) => events.push({ event: "token", grant: ctx.oidc.params.grant_type, resource: ctx.oidc.params.resource ?? null }))
@@ -178,7 +205,7 @@ async function startAuthorizationServer(http, issuer, resource, { preRegistered 
       if (!res.headersSent) res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(`sign-in failed: ${error.message}`)
     })
   })
-  return { issuer, provider, events }
+  return { issuer, provider, events, hooks }
 }
 
 /** What introspection at `issuer` says of `token`, as the SDK's AuthInfo, else InvalidTokenError. */
@@ -222,7 +249,8 @@ const CORS = {
 /**
  * Starts the authorization server and the protected MCP server. Resolves to
  * {issuer, mcpUrl, prmUrl, as: {events, provider}, mcp: {seen, requests}, close()}.
- * `options.preRegistered`: extra oidc-provider client records (a pre-registered public client).
+ * `options.preRegistered`: extra oidc-provider client records (a pre-registered public client);
+ * `options.registrationCors: false`: no CORS at the registration endpoint (oidc-provider's own).
  */
 export async function startOAuthPeer(options = {}) {
   const asHttp = createServer()
