@@ -9,6 +9,9 @@
 //              redirect's URL; the same URL again is refused and its code never sent twice.
 //   refused    a denied consent, a tampered state, a declined answer: clear errors, no token
 //              exchange, no secret in any message, and the toolkit's other tools keep working.
+//   revoked    the grant withdrawn at the authorization server mid-session: the next tool call
+//              halts the run with kind "authorization"; runWithAnswer signs in again and the
+//              call goes through. Across a reload (a new toolkit) this does not work yet: a todo.
 import { after, before, describe, test } from "node:test"
 import assert from "node:assert/strict"
 import { execFile } from "node:child_process"
@@ -16,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { createToolkit, defineTool, FileTokenStore } from "toolnexus-wasm"
+import { createInProcessClient, createToolkit, defineTool, FileTokenStore } from "toolnexus-wasm"
 import { signInOverHttp, startOAuthPeer } from "./support/oauth-peer.mjs"
 
 const REDIRECT = "http://127.0.0.1:9/oauth/callback"
@@ -119,6 +122,56 @@ describe("MCP OAuth against oidc-provider and the SDK server", () => {
     } finally {
       await first.close()
       await second.close()
+    }
+  })
+
+  /** A connected toolkit (signed in through waitFor) whose grant is then revoked; a scripted model that calls notes_whoami once. */
+  async function revokedMidSession(path) {
+    const signIn = async (request) => ({ id: request.id, ok: true, data: { url: await signInOverHttp(request.url, { stopAt: REDIRECT }) } })
+    await (await createToolkit({ builtins: false, mcpConfig: config(peer.mcpUrl), tokenStore: new FileTokenStore(path), waitFor: signIn })).close()
+    const toolkit = await createToolkit({ builtins: false, mcpConfig: config(peer.mcpUrl), tokenStore: new FileTokenStore(path) })
+    assert.deepEqual(toolkit.mcpStatus(), { notes: "connected" }, "the stored token connects")
+    await peer.as.revokeAll()
+    const client = createInProcessClient({
+      model: "scripted",
+      generate: async ({ messages }) => (messages.at(-1).role === "tool" ? { content: `ANSWER: ${messages.at(-1).content}` } : { toolCalls: [{ id: "c1", name: "notes_whoami", arguments: {} }] }),
+    })
+    const halted = await client.run("Who am I?", { toolkit })
+    return { toolkit, client, halted }
+  }
+
+  test("a grant revoked mid-session: the tool call halts the run (kind authorization); runWithAnswer signs in again", async () => {
+    const path = join(dir, "revoked.json")
+    const { toolkit, client, halted } = await revokedMidSession(path)
+    try {
+      assert.equal(halted.status, "pending")
+      assert.equal(halted.pending.kind, "authorization")
+      assert.equal(halted.pending.prompt, "Sign in to notes to use its tools")
+      assert.equal(new URL(halted.pending.url).origin, peer.issuer)
+      // The halted run is plain JSON (it could be kept anywhere) and holds no stored secret.
+      const kept = JSON.parse(JSON.stringify(halted))
+      for (const secret of secretsIn(path)) assert.ok(!JSON.stringify(kept).includes(secret))
+      const url = await signInOverHttp(kept.pending.url, { stopAt: REDIRECT })
+      const done = await client.runWithAnswer({ toolkit, history: kept.messages, pending: kept.pending, answer: { id: kept.pending.id, ok: true, data: { url } } })
+      assert.equal(done.status, "done")
+      assert.match(done.text, /^ANSWER: signed in as ada \(client [\w-]+\)$/)
+    } finally {
+      await toolkit.close()
+    }
+  })
+
+  test("the same, resumed after a reload (a new toolkit over the store)", { todo: "a fresh toolkit is pending at load (its tools absent), so the retried call is an unknown tool; after mcpResume the retry finds its flow consumed" }, async () => {
+    const path = join(dir, "revoked-reload.json")
+    const { toolkit, client, halted } = await revokedMidSession(path)
+    await toolkit.close()
+    const kept = JSON.parse(JSON.stringify(halted))
+    const fresh = await createToolkit({ builtins: false, mcpConfig: config(peer.mcpUrl), tokenStore: new FileTokenStore(path) })
+    try {
+      const url = await signInOverHttp(kept.pending.url, { stopAt: REDIRECT })
+      const done = await client.runWithAnswer({ toolkit: fresh, history: kept.messages, pending: kept.pending, answer: { id: kept.pending.id, ok: true, data: { url } } })
+      assert.match(done.text, /^ANSWER: signed in as ada/)
+    } finally {
+      await fresh.close()
     }
   })
 

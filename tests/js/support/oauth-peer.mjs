@@ -159,7 +159,12 @@ async function startAuthorizationServer(http, issuer, resource, { preRegistered 
     ctx.set("location", rewrite(location))
   })
   provider.on("registration_create.success", (_ctx, client) => events.push({ event: "registered", clientId: client.clientId, redirectUris: client.redirectUris }))
-  provider.on("grant.success", (ctx) => events.push({ event: "token", grant: ctx.oidc.params.grant_type, resource: ctx.oidc.params.resource ?? null }))
+  const grants = new Set()
+  provider.on("grant.success", (ctx) => {
+    const grantId = ctx.oidc.entities.AccessToken?.grantId
+    if (grantId) grants.add(grantId)
+    events.push({ event: "token", grant: ctx.oidc.params.grant_type, resource: ctx.oidc.params.resource ?? null })
+  })
   provider.on("grant.error", (ctx, error) => events.push({ event: "token-refused", grant: ctx.oidc.params?.grant_type, error: error.error }))
   provider.on("introspection.success", () => events.push({ event: "introspection" }))
 
@@ -205,7 +210,12 @@ async function startAuthorizationServer(http, issuer, resource, { preRegistered 
       if (!res.headersSent) res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(`sign-in failed: ${error.message}`)
     })
   })
-  return { issuer, provider, events, hooks }
+  /** Revokes every grant (as a person withdrawing the app's access would): its tokens stop working. */
+  const revokeAll = async () => {
+    for (const id of grants) await (await provider.Grant.find(id))?.destroy()
+    grants.clear()
+  }
+  return { issuer, provider, events, hooks, revokeAll }
 }
 
 /** What introspection at `issuer` says of `token`, as the SDK's AuthInfo, else InvalidTokenError. */
