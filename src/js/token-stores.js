@@ -6,6 +6,7 @@
 // verifiers, client secrets): no message of theirs quotes a value, nor a key (a pending
 // sign-in's key carries its state).
 import { ToolnexusError } from "./errors.js"
+import { fileSystem } from "./file-system.js"
 import { IdbKeyed } from "./idb-keyed.js"
 import { errorText, settled, storeError, stringArg, typeName } from "./stores.js"
 
@@ -70,48 +71,6 @@ export class IndexedDbTokenStore {
   }
 }
 
-/** The file operations a `FileTokenStore` needs, from Deno or Node's `node:fs`. */
-function fileSystem() {
-  const Deno = globalThis.Deno
-  if (typeof Deno?.readTextFile === "function") {
-    return {
-      mkdir: (dir) => Deno.mkdir(dir, { recursive: true, mode: 0o700 }),
-      read: async (file) => {
-        try {
-          return await Deno.readTextFile(file)
-        } catch (thrown) {
-          if (thrown instanceof Deno.errors.NotFound) return undefined
-          throw thrown
-        }
-      },
-      writeNew: (file, text) => Deno.writeTextFile(file, text, { mode: 0o600, createNew: true }),
-      rename: (from, to) => Deno.rename(from, to),
-      remove: (file) => Deno.remove(file).catch(() => {}),
-    }
-  }
-  const fs = globalThis.process?.getBuiltinModule?.("node:fs")
-  if (!fs) {
-    throw new ToolnexusError(
-      "unsupported",
-      "FileTokenStore: this runtime has no file system (no node:fs, no Deno); use IndexedDbTokenStore in a browser, or a store object of your own ({get, set, delete})",
-    )
-  }
-  return {
-    mkdir: (dir) => fs.promises.mkdir(dir, { recursive: true, mode: 0o700 }),
-    read: async (file) => {
-      try {
-        return await fs.promises.readFile(file, "utf8")
-      } catch (thrown) {
-        if (thrown?.code === "ENOENT") return undefined
-        throw thrown
-      }
-    },
-    writeNew: (file, text) => fs.promises.writeFile(file, text, { mode: 0o600, flag: "wx" }),
-    rename: (from, to) => fs.promises.rename(from, to),
-    remove: (file) => fs.promises.rm(file, { force: true }).catch(() => {}),
-  }
-}
-
 /** The queue of each file's reads and writes in this process, so two stores over one file never interleave. */
 const queues = new Map()
 
@@ -144,7 +103,7 @@ export class FileTokenStore {
     if (typeof path !== "string" || path === "") {
       throw new ToolnexusError("invalid_options", `FileTokenStore: path must be a non-empty string, got ${typeName(path)}`)
     }
-    this.#fs = fileSystem()
+    this.#fs = fileSystem("FileTokenStore", "use IndexedDbTokenStore in a browser, or a store object of your own ({get, set, delete})")
     this.#path = path
   }
 
@@ -188,8 +147,8 @@ export class FileTokenStore {
   async #save(entries) {
     const temporary = `${this.#path}.${Math.random().toString(36).slice(2)}.tmp`
     try {
-      await this.#fs.mkdir(directoryOf(this.#path))
-      await this.#fs.writeNew(temporary, JSON.stringify(Object.fromEntries(entries), null, 2))
+      await this.#fs.mkdir(directoryOf(this.#path), 0o700)
+      await this.#fs.write(temporary, JSON.stringify(Object.fromEntries(entries), null, 2), { mode: 0o600, createNew: true })
       await this.#fs.rename(temporary, this.#path)
     } catch (thrown) {
       await this.#fs.remove(temporary)
