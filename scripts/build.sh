@@ -115,7 +115,7 @@ for f in "$types"/*.d.ts; do sed 's#"\.\./js/#"./#g' "$f" > "pkg/${f##*/}"; done
 for f in "$types"/core/*.d.ts; do
   [ "${f##*/}" = instance.d.ts ] || sed 's#"\.\./\.\./js/#"../#g' "$f" > "pkg/core/${f##*/}"
 done
-for f in stores errors define-tool agents agents-tree browser-fs serve serve-exchange a2a-serve idb-task-store; do sed 's#"\.\./ts/index\.js"#"./index.js"#' "src/js/$f.d.ts" > "pkg/$f.d.ts"; done
+for f in stores errors define-tool agents agents-tree browser-fs serve serve-exchange a2a-serve idb-task-store token-stores; do sed 's#"\.\./ts/index\.js"#"./index.js"#' "src/js/$f.d.ts" > "pkg/$f.d.ts"; done
 # The require() entries' typings: CommonJS twins (.d.cts) of them, importing each other, so a
 # CommonJS TypeScript project (module node16) can `require` the package.
 for f in pkg/*.d.ts pkg/core/*.d.ts; do

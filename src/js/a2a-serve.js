@@ -21,6 +21,7 @@
 // (`runWithAnswer`, or `askWithAnswer` for a context).
 import { ToolnexusError } from "./errors.js"
 import { errorText } from "./stores.js"
+import { fileSystem } from "./file-system.js"
 import { IndexedDbTaskStore } from "./idb-task-store.js"
 import { DEFAULT_MAX_BODY_BYTES } from "./request-body.js"
 import { jsonAnswer as json } from "./serve-exchange.js"
@@ -77,34 +78,6 @@ export class InMemoryTaskStore {
   }
 }
 
-/** The file operations a `FileTaskStore` needs, from Node's `node:fs` or Deno's. */
-function fileSystem() {
-  const Deno = globalThis.Deno
-  if (typeof Deno?.readTextFile === "function") {
-    return {
-      mkdir: (dir) => Deno.mkdirSync(dir, { recursive: true }),
-      read: (file) => Deno.readTextFile(file),
-      write: (file, text) => Deno.writeTextFile(file, text),
-      rename: (from, to) => Deno.rename(from, to),
-      remove: (file) => Deno.remove(file).catch(() => {}),
-    }
-  }
-  const fs = globalThis.process?.getBuiltinModule?.("node:fs")
-  if (!fs) {
-    throw new ToolnexusError(
-      "unsupported",
-      "FileTaskStore: this runtime has no file system (no node:fs, no Deno); use InMemoryTaskStore or a store object of your own ({get, save})",
-    )
-  }
-  return {
-    mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
-    read: (file) => fs.promises.readFile(file, "utf8"),
-    write: (file, text) => fs.promises.writeFile(file, text),
-    rename: (from, to) => fs.promises.rename(from, to),
-    remove: (file) => fs.promises.rm(file, { force: true }).catch(() => {}),
-  }
-}
-
 /** A task id as a file name: anything but letters, digits, `-` and `_` becomes `_`. */
 const fileName = (id) => `${String(id).replace(/[^A-Za-z0-9_-]/g, "_")}.json`
 
@@ -127,9 +100,9 @@ export class FileTaskStore {
     if (typeof dir !== "string" || dir === "") {
       throw new ToolnexusError("invalid_options", `FileTaskStore: dir must be a non-empty string, got ${JSON.stringify(dir) ?? typeof dir}`)
     }
-    this.#fs = fileSystem()
+    this.#fs = fileSystem("FileTaskStore", "use InMemoryTaskStore or a store object of your own ({get, save})")
     this.#dir = dir.replace(/[\\/]+$/, "") || dir
-    this.#fs.mkdir(this.#dir)
+    this.#fs.mkdirSync(this.#dir)
   }
 
   /** The directory the tasks are in. */
@@ -144,7 +117,8 @@ export class FileTaskStore {
   /** The task saved under `id`, or `undefined` when there is none (or it cannot be read). */
   async get(id) {
     try {
-      return JSON.parse(await this.#fs.read(this.#file(id)))
+      const text = await this.#fs.read(this.#file(id))
+      return text === undefined ? undefined : JSON.parse(text)
     } catch {
       return undefined
     }

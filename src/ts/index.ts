@@ -56,6 +56,7 @@ export * as agents from "./agents-full.js"
 export { McpServer } from "../js/serve.js"
 export { buildAgentCard, FileTaskStore, InMemoryTaskStore, resolveStore } from "../js/a2a-serve.js"
 export { IndexedDbTaskStore } from "../js/idb-task-store.js"
+export { FileTokenStore, IndexedDbTokenStore } from "../js/token-stores.js"
 export type { JSONRPCMessage, McpTransportLike } from "../js/serve.js"
 
 /**

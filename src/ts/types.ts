@@ -111,11 +111,21 @@ export interface McpAuthConfig {
 /**
  * Where OAuth keeps tokens (per issuer and resource), registered clients (per issuer) and the
  * sign-ins waiting for their redirect (per `state`), as JSON text. Methods may be sync or
- * async. Default: memory.
+ * async. Default: memory; `IndexedDbTokenStore` in pages and workers, `FileTokenStore` in Node
+ * and Deno. The values are secret: a store of your own must not log them.
+ *
+ * ```js
+ * const map = new Map()
+ * const tokenStore = { get: (k) => map.get(k), set: (k, v) => void map.set(k, v), delete: (k) => void map.delete(k) }
+ * const toolkit = await createToolkit({ mcpConfig, tokenStore })
+ * ```
  */
 export interface TokenStore {
+  /** The JSON text stored under `key`, or `undefined`. */
   get(key: string): Promise<string | undefined> | string | undefined
+  /** Stores `value` (JSON text) under `key`. */
   set(key: string, value: string): Promise<void> | void
+  /** Forgets `key`. */
   delete(key: string): Promise<void> | void
 }
 

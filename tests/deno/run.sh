@@ -14,7 +14,7 @@ tgz=$(npm pack ./pkg --pack-destination "$dir" --silent | tail -n 1)
 cd "$dir"
 printf '{ "name": "deno-smoke", "private": true, "dependencies": { "toolnexus-wasm": "file:./%s" } }\n' "$tgz" > package.json
 npm install --no-audit --no-fund --no-package-lock --loglevel=error
-cp "$root/tests/deno/toolkit.test.ts" "$root/tests/deno/mcp.test.ts" "$root/tests/deno/builtins.test.ts" "$root/tests/deno/serve.test.ts" "$root/tests/deno/a2a.test.ts" "$root/tests/deno/a2a-serve.test.ts" .
+cp "$root/tests/deno/toolkit.test.ts" "$root/tests/deno/mcp.test.ts" "$root/tests/deno/builtins.test.ts" "$root/tests/deno/serve.test.ts" "$root/tests/deno/a2a.test.ts" "$root/tests/deno/a2a-serve.test.ts" "$root/tests/deno/token-store.test.ts" .
 
 echo "[deno] $tgz installed in ${dir#"$root"/}; deno test --allow-read toolkit.test.ts"
 DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
@@ -48,3 +48,8 @@ DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
 echo "[deno] deno test --allow-read --allow-write --allow-net a2a-serve.test.ts"
 DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
   "$root/node_modules/.bin/deno" test --allow-read --allow-write --allow-net --no-lock --no-prompt a2a-serve.test.ts
+
+# FileTokenStore writes its private file in a temporary directory.
+echo "[deno] deno test --allow-read --allow-write token-store.test.ts"
+DENO_DIR="$dir/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
+  "$root/node_modules/.bin/deno" test --allow-read --allow-write --no-lock --no-prompt token-store.test.ts

@@ -71,7 +71,7 @@ test("the tarball holds exactly the files a user needs", () => {
   // The entries (written from the TypeScript facade), their declarations (ESM and CommonJS), and
   // the two modules a page loads on first use.
   const topLevel = ["deno.js", "index.js", "web.js", "node.cjs", "node.mjs", "package.json", "browser-stores.js", "http-send.js"]
-  for (const types of ["index", "types", "records", "parts", "stores", "errors", "define-tool", "agents", "agents-full", "agents-tree", "browser-fs", "serve", "a2a-serve"]) {
+  for (const types of ["index", "types", "records", "parts", "stores", "errors", "define-tool", "agents", "agents-full", "agents-tree", "browser-fs", "serve", "a2a-serve", "idb-task-store", "serve-exchange", "token-stores"]) {
     topLevel.push(`${types}.d.ts`, `${types}.d.cts`)
   }
   for (const optional of ["README.md", "LICENSE"]) {
@@ -211,7 +211,7 @@ test("toolnexus-wasm/core: both module kinds load the lean build, run a tool, an
   assert.deepEqual(r.names, ["get_weather"])
   assert.equal(r.refused, 'unsupported: createToolkit: "skills" needs the full build: import from "toolnexus-wasm", not "toolnexus-wasm/core"')
   assert.deepEqual(r.missing, [
-    "FileTaskStore", "InMemoryTaskStore", "IndexedDbFileSystem", "IndexedDbTaskStore", "McpServer", "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
+    "FileTaskStore", "FileTokenStore", "InMemoryTaskStore", "IndexedDbFileSystem", "IndexedDbTaskStore", "IndexedDbTokenStore", "McpServer", "McpSource", "MemoryFileSystem", "SKILLS_PROMPT_PREAMBLE", "SKILL_TOOL_DESCRIPTION", "SkillSource",
     "agent", "agentTools", "answerToElicitResult", "argsObject", "argsString", "audio", "buildAgentCard", "buildMcpServer", "builtinsEnabled", "contentText", "createBuiltinTools",
     "elicitationToRequest", "expandEnvHeaders", "exposedMcpTools", "file", "finishReasonFor", "hasSystemMessage", "image", "listMcpTools",
     "listSkills", "loadMcp", "loadSkills", "openAIMessagesToAnthropic", "openAIToolChoiceToAnthropic",
