@@ -1,15 +1,20 @@
 //! A listed MCP tool as a uniform `Tool` named `sanitize(server)_sanitize(tool)`, source
-//! `"mcp"`, and the per-server `tools` filter.
+//! `"mcp"`, and the per-server `tools` filter. A call a 2026-07-28 server answers with
+//! `input_required` is asked through the toolkit's `waitFor` and sent again, or becomes a
+//! `pending` result (SPEC §10) whose retry carries the answer (`mrtr.rs`).
 
 use crate::core::json::value::{Map, Value};
 use std::rc::Rc;
 
 use super::content::to_tool_result;
-use super::session::Session;
-use crate::core::host::LocalBoxFuture;
+use super::mrtr::{elicit_result, entry_request, input_required, Retry, MAX_ROUNDS};
+use super::param_headers::{call_headers, param_headers, ParamHeader};
+use super::session::{Session, ToolCall};
+use super::transport::McpError;
+use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::spec::ToolSpec;
 use crate::core::tool::{Context, Tool};
-use crate::core::types::{sanitize, ToolResult};
+use crate::core::types::{pending, sanitize, ToolResult};
 
 /// Replaces every secret (expanded header values, environment values) with `[redacted]`.
 #[derive(Debug, Default, Clone)]
@@ -112,10 +117,13 @@ pub struct McpTool {
     server: String,
     session: Rc<Session>,
     redactor: Rc<Redactor>,
+    /// The arguments mirrored into `Mcp-Param-*` headers (2026-07-28 over HTTP).
+    headers: Rc<[ParamHeader]>,
 }
 
 impl McpTool {
-    /// The tool for listed definition `def` of `server`; `None` for an entry without a name.
+    /// The tool for listed definition `def` of `server`; `None` for an entry without a name,
+    /// an error for one the client must reject (a bad `x-mcp-header` under 2026-07-28).
     pub fn new(
         server: &str,
         def: &Value,
@@ -123,6 +131,14 @@ impl McpTool {
         redactor: Rc<Redactor>,
     ) -> Option<Result<Self, String>> {
         let (original, description, mut schema) = listed(def)?;
+        let headers = if session.is_modern() {
+            match param_headers(&Value::Object(schema.clone())) {
+                Ok(headers) => headers,
+                Err(why) => return Some(Err(format!("tool \"{original}\" left out: {why}"))),
+            }
+        } else {
+            Vec::new()
+        };
         schema.insert("additionalProperties".into(), Value::Bool(false));
         let name = format!("{}_{}", sanitize(server), sanitize(&original));
         let spec = ToolSpec::new(name, description, Value::Object(schema), "mcp");
@@ -132,6 +148,7 @@ impl McpTool {
             server: server.to_owned(),
             session,
             redactor,
+            headers: headers.into(),
         }))
     }
 }
@@ -142,24 +159,90 @@ impl Tool for McpTool {
     }
 
     fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
-        let (session, name, server) = (
-            self.session.clone(),
-            self.original.clone(),
-            self.server.clone(),
-        );
+        let call = Call {
+            session: self.session.clone(),
+            name: self.original.clone(),
+            server: self.server.clone(),
+            headers: call_headers(&self.headers, &args),
+            ms: ctx.timeout_ms.unwrap_or_else(|| self.session.timeout_ms()),
+            signal: ctx.signal.clone(),
+        };
         let redactor = self.redactor.clone();
-        let ms = ctx.timeout_ms.unwrap_or_else(|| session.timeout_ms());
+        // The retry of a halted multi-round-trip input carries its answer.
+        let retry = match (&ctx.request, &ctx.answer) {
+            (Some(request), Some(answer)) => {
+                Retry::resumed(&call.server, &call.name, request, answer)
+            }
+            _ => None,
+        };
         Box::pin(async move {
-            match session.call_tool(&name, args, ctx.signal, ms).await {
-                Ok(result) => to_tool_result(&result, &server),
+            match call.rounds(args, retry).await {
+                Ok(result) => result,
                 Err(error) => {
-                    let mut failed = ToolResult::error(redactor.apply(&error.to_string()));
+                    let mut failed = ToolResult::error(redactor.apply(&error));
                     let mut metadata = Map::new();
-                    metadata.insert("server".into(), Value::String(server));
+                    metadata.insert("server".into(), Value::String(call.server));
                     failed.metadata = Some(metadata);
                     failed
                 }
             }
         })
+    }
+}
+
+/// One tool call, through as many input rounds as the server asks for.
+struct Call {
+    session: Rc<Session>,
+    name: String,
+    server: String,
+    headers: Vec<(String, String)>,
+    ms: f64,
+    signal: Option<Signal>,
+}
+
+impl Call {
+    async fn rounds(&self, args: Value, mut retry: Option<Retry>) -> Result<ToolResult, String> {
+        for _ in 0..MAX_ROUNDS {
+            let call = ToolCall {
+                retry: retry.take(),
+                headers: self.headers.clone(),
+                signal: self.signal.clone(),
+                ms: self.ms,
+            };
+            let result = self
+                .session
+                .call_tool(&self.name, args.clone(), call)
+                .await
+                .map_err(|e: McpError| e.to_string())?;
+            let Some(asked) = input_required(&result) else {
+                return Ok(to_tool_result(&result, &self.server));
+            };
+            let now = self.session.clock_now();
+            let mut next = Retry {
+                responses: Map::new(),
+                state: asked.state.clone(),
+            };
+            for (key, entry) in &asked.requests {
+                let request = entry_request(
+                    &self.server,
+                    &self.name,
+                    key,
+                    entry,
+                    asked.state.as_deref(),
+                    now,
+                )?;
+                let Some(asking) = self.session.ask(&request) else {
+                    // No `waitFor` on the toolkit: the run's loop asks, or halts (SPEC §10).
+                    return Ok(pending(request));
+                };
+                next.responses
+                    .insert(key.clone(), elicit_result(&request, asking.await));
+            }
+            retry = Some(next);
+        }
+        Err(format!(
+            "MCP server \"{}\" still asked for input after {MAX_ROUNDS} rounds; the call was given up",
+            self.server
+        ))
     }
 }
