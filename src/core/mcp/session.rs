@@ -273,6 +273,10 @@ impl Session {
             match era_of(answer) {
                 Era::Modern(capabilities) => {
                     *self.server_capabilities.borrow_mut() = capabilities;
+                    // Requests are independent: the ids go on from the time, so a retry sent
+                    // by another session (after a reload) never reuses the first call's id.
+                    let now = self.clock.now_ms().max(0.0) as u64;
+                    self.next_id.set(self.next_id.get().max(now));
                     return Ok(true);
                 }
                 Era::Retry if attempt == 0 => continue,
