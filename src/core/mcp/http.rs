@@ -179,7 +179,8 @@ impl Poster {
             Some(crate::core::json::text::to_text(message)),
             signal,
         );
-        if self.session.borrow().protocol.as_deref() == Some(MODERN_VERSION) {
+        let modern = self.session.borrow().protocol.as_deref() == Some(MODERN_VERSION);
+        if modern {
             extra.extend(mirrored(message));
         }
         if !extra.is_empty() {
@@ -192,7 +193,11 @@ impl Poster {
             .open_with_headers(&request)
             .await
             .map_err(http_error)?;
-        if let Some(id) = response.header("mcp-session-id").filter(|v| !v.is_empty()) {
+        // 2026-07-28 has no sessions: an id a server sends anyway is not kept.
+        if let Some(id) = response
+            .header("mcp-session-id")
+            .filter(|v| !v.is_empty() && !modern)
+        {
             self.session.borrow_mut().id = Some(id.to_owned());
         }
         if (200..300).contains(&response.status) {

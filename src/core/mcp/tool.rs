@@ -4,6 +4,7 @@
 //! `pending` result (SPEC §10) whose retry carries the answer (`mrtr.rs`).
 
 use crate::core::json::value::{Map, Value};
+use futures_util::future::{select, Either};
 use std::rc::Rc;
 
 use super::content::to_tool_result;
@@ -235,8 +236,15 @@ impl Call {
                     // No `waitFor` on the toolkit: the run's loop asks, or halts (SPEC §10).
                     return Ok(pending(request));
                 };
+                let answer = match &self.signal {
+                    Some(signal) => match select(asking, signal.wait()).await {
+                        Either::Left((answer, _)) => answer,
+                        Either::Right(_) => return Err(format!("aborted: {}", signal.reason())),
+                    },
+                    None => asking.await,
+                };
                 next.responses
-                    .insert(key.clone(), elicit_result(&request, asking.await));
+                    .insert(key.clone(), elicit_result(&request, answer));
             }
             retry = Some(next);
         }
