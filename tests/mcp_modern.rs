@@ -22,6 +22,8 @@ fn status(status: u16, body: &str) -> McpError {
 fn the_discover_answer_decides_the_era() {
     let modern = era_of(Ok(json!({"supportedVersions": ["2026-07-28", "2025-11-25"], "capabilities": {"tools": {}}})));
     assert_eq!(modern, Era::Modern(json!({"tools": {}})));
+    // A legacy server answering an unknown method with an empty result.
+    assert_eq!(era_of(Ok(json!({}))), Era::Legacy);
     let retry = r#"{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":""}}}"#;
     assert_eq!(era_of(Err(status(400, retry))), Era::Retry);
     let older = r#"{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"no","data":{"supported":["2025-06-18"]}}}"#;

@@ -83,16 +83,19 @@ pub enum Era {
 /// ```
 pub fn era_of(outcome: Result<Value, McpError>) -> Era {
     match outcome {
+        // Only a `DiscoverResult` (it names its versions) is modern: a legacy server may
+        // answer any method it does not know with an empty result.
         Ok(result) => match result.get("supportedVersions").and_then(Value::as_array) {
-            Some(versions) if !versions.iter().any(|v| v.as_str() == Some(MODERN_VERSION)) => {
-                by_versions(versions)
+            Some(versions) if versions.iter().any(|v| v.as_str() == Some(MODERN_VERSION)) => {
+                Era::Modern(
+                    result
+                        .get("capabilities")
+                        .cloned()
+                        .unwrap_or(Value::Object(Map::new())),
+                )
             }
-            _ => Era::Modern(
-                result
-                    .get("capabilities")
-                    .cloned()
-                    .unwrap_or(Value::Object(Map::new())),
-            ),
+            Some(versions) => by_versions(versions),
+            None => Era::Legacy,
         },
         Err(McpError::Status { status, body }) => match rpc_error(&body) {
             Some((UNSUPPORTED_VERSION, data)) => match data
