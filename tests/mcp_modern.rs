@@ -20,7 +20,9 @@ fn status(status: u16, body: &str) -> McpError {
 
 #[test]
 fn the_discover_answer_decides_the_era() {
-    let modern = era_of(Ok(json!({"supportedVersions": ["2026-07-28", "2025-11-25"], "capabilities": {"tools": {}}})));
+    let modern = era_of(Ok(
+        json!({"supportedVersions": ["2026-07-28", "2025-11-25"], "capabilities": {"tools": {}}}),
+    ));
     assert_eq!(modern, Era::Modern(json!({"tools": {}})));
     // A legacy server answering an unknown method with an empty result.
     assert_eq!(era_of(Ok(json!({}))), Era::Legacy);
@@ -33,18 +35,37 @@ fn the_discover_answer_decides_the_era() {
         Era::Failed(McpError::Protocol(why)) => assert!(why.contains("2030-01-01"), "{why}"),
         other => panic!("{other:?}"),
     }
-    let mismatch = r#"{"jsonrpc":"2.0","id":0,"error":{"code":-32020,"message":"Header mismatch"}}"#;
+    let mismatch =
+        r#"{"jsonrpc":"2.0","id":0,"error":{"code":-32020,"message":"Header mismatch"}}"#;
     assert!(matches!(era_of(Err(status(400, mismatch))), Era::Failed(_)));
     // What a legacy server says to a request outside a session, or to an unknown method.
-    assert_eq!(era_of(Err(status(400, "Bad Request: No valid session ID provided"))), Era::Legacy);
+    assert_eq!(
+        era_of(Err(status(
+            400,
+            "Bad Request: No valid session ID provided"
+        ))),
+        Era::Legacy
+    );
     assert_eq!(era_of(Err(status(405, ""))), Era::Legacy);
-    let unknown = McpError::Rpc(RpcError { code: -32601, message: "Method not found".into() });
+    let unknown = McpError::Rpc(RpcError {
+        code: -32601,
+        message: "Method not found".into(),
+    });
     assert_eq!(era_of(Err(unknown)), Era::Legacy);
-    assert_eq!(era_of(Err(McpError::Transport("Failed to fetch".into()))), Era::Legacy);
+    assert_eq!(
+        era_of(Err(McpError::Transport("Failed to fetch".into()))),
+        Era::Legacy
+    );
     // Errors no fallback fixes.
-    assert!(matches!(era_of(Err(status(401, "unauthorized"))), Era::Failed(_)));
+    assert!(matches!(
+        era_of(Err(status(401, "unauthorized"))),
+        Era::Failed(_)
+    ));
     assert!(matches!(era_of(Err(status(503, "down"))), Era::Failed(_)));
-    let timeout = McpError::Timeout { phase: "server/discover".into(), ms: 5.0 };
+    let timeout = McpError::Timeout {
+        phase: "server/discover".into(),
+        ms: 5.0,
+    };
     assert!(matches!(era_of(Err(timeout)), Era::Failed(_)));
 }
 
@@ -76,7 +97,10 @@ fn every_invalid_x_mcp_header_is_rejected_and_a_valid_one_kept() {
     let headers = call_headers(&found, &json!({"where": {"region": "eu west", "zone": -7}}));
     assert_eq!(
         headers,
-        [("mcp-param-region".to_owned(), "eu west".to_owned()), ("mcp-param-zone".to_owned(), "-7".to_owned())]
+        [
+            ("mcp-param-region".to_owned(), "eu west".to_owned()),
+            ("mcp-param-zone".to_owned(), "-7".to_owned())
+        ]
     );
     assert!(call_headers(&found, &json!({"where": null})).is_empty());
 }
@@ -86,28 +110,49 @@ fn header_values_are_plain_or_base64_sentinel() {
     assert_eq!(encoded("us-west1"), "us-west1");
     assert_eq!(encoded("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
     assert_eq!(encoded("\tindented"), "=?base64?CWluZGVudGVk?=");
-    assert_eq!(encoded("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    assert_eq!(
+        encoded("=?base64?literal?="),
+        "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
+    );
     assert_eq!(encoded(""), "");
 }
 
 #[test]
 fn an_input_required_result_and_its_retry() {
     assert!(input_required(&json!({"resultType": "complete", "content": []})).is_none());
-    let state_only = input_required(&json!({"resultType": "input_required", "requestState": "only"})).unwrap();
+    let state_only =
+        input_required(&json!({"resultType": "input_required", "requestState": "only"})).unwrap();
     assert!(state_only.requests.is_empty());
     let mut params = json!({"name": "t", "arguments": {}});
-    Retry { state: state_only.state.clone(), ..Retry::default() }.apply(&mut params);
-    assert_eq!(params, json!({"name": "t", "arguments": {}, "requestState": "only"}));
+    Retry {
+        state: state_only.state.clone(),
+        ..Retry::default()
+    }
+    .apply(&mut params);
+    assert_eq!(
+        params,
+        json!({"name": "t", "arguments": {}, "requestState": "only"})
+    );
     let mut untouched = json!({"name": "t"});
     Retry::default().apply(&mut untouched);
-    assert_eq!(untouched, json!({"name": "t"}), "no requestState when the server sent none");
+    assert_eq!(
+        untouched,
+        json!({"name": "t"}),
+        "no requestState when the server sent none"
+    );
 
     let url = json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Sign in", "url": "https://x/login"}});
     let request = entry_request("srv", "t", "login", &url, None, 0.0).unwrap();
-    assert_eq!((request.kind.as_str(), request.url.as_deref()), ("authorization", Some("https://x/login")));
+    assert_eq!(
+        (request.kind.as_str(), request.url.as_deref()),
+        ("authorization", Some("https://x/login"))
+    );
     assert!(request.data.as_ref().unwrap().get("requestState").is_none());
-    let no_url = json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Sign in"}});
-    assert!(entry_request("srv", "t", "login", &no_url, None, 0.0).unwrap_err().contains("gave none"));
+    let no_url =
+        json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Sign in"}});
+    assert!(entry_request("srv", "t", "login", &no_url, None, 0.0)
+        .unwrap_err()
+        .contains("gave none"));
     let roots = json!({"method": "roots/list"});
     let why = entry_request("srv", "t", "r", &roots, None, 0.0).unwrap_err();
     assert!(why.contains("\"r\": roots/list"), "{why}");

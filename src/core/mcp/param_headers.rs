@@ -36,8 +36,9 @@ pub fn param_headers(schema: &Value) -> Result<Vec<ParamHeader>, String> {
         ));
     }
     for (i, header) in found.iter().enumerate() {
-        if found[..i]
+        if found
             .iter()
+            .take(i)
             .any(|other| other.name.eq_ignore_ascii_case(&header.name))
         {
             return Err(format!("{ANNOTATION} \"{}\" is used twice", header.name));
@@ -104,7 +105,9 @@ fn check_name(name: &str) -> Result<(), String> {
         return Err(format!("{ANNOTATION} is empty"));
     }
     if !name.chars().all(tchar) {
-        return Err(format!("{ANNOTATION} {name:?} is not an HTTP header token"));
+        return Err(format!(
+            "{ANNOTATION} \"{name}\" is not an HTTP header token"
+        ));
     }
     Ok(())
 }
@@ -157,10 +160,10 @@ pub fn call_headers(params: &[ParamHeader], args: &Value) -> Vec<(String, String
 /// assert_eq!(encoded(" padded "), "=?base64?IHBhZGRlZCA=?=");
 /// ```
 pub fn encoded(text: &str) -> String {
-    let plain = text.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && !text.starts_with(' ')
-        && !text.ends_with(' ')
-        && !(text.starts_with("=?base64?") && text.ends_with("?="));
+    let visible = text.bytes().all(|b| (0x20..=0x7e).contains(&b));
+    let padded = text.starts_with(' ') || text.ends_with(' ');
+    let sentinel = text.starts_with("=?base64?") && text.ends_with("?=");
+    let plain = visible && !padded && !sentinel;
     if plain {
         text.to_owned()
     } else {
