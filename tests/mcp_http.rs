@@ -265,3 +265,37 @@ fn a_json_batch_answer_is_searched_for_our_id() {
         "mine"
     );
 }
+
+#[test]
+fn a_server_that_answers_initialize_with_2026_07_28_is_spoken_to_statelessly() {
+    // Its server/discover is "method not found", but its initialize names the stateless version.
+    let fake = Rc::new(FakeMcp {
+        version: "2026-07-28",
+        ..Rc::try_unwrap(FakeMcp::new(Mode::Json)).ok().unwrap()
+    });
+    let (source, clock) = load_with(vec![("m", fake.clone())], &[]);
+    assert_eq!(source.servers[0].status, Status::Connected);
+    let r = call(&clock, &source, "m_echo", json!({"text": "hi"}));
+    assert_eq!(r.output, r#"called echo with {"text":"hi"}"#);
+    let seen = fake.seen.borrow().clone();
+    let methods: Vec<String> = seen.iter().map(|s| s.rpc_method()).collect();
+    assert_eq!(
+        methods,
+        ["server/discover", "initialize", "tools/list", "tools/call"]
+    );
+    for later in &seen[2..] {
+        assert_eq!(later.header("mcp-session-id"), None);
+        assert_eq!(
+            later.header("mcp-protocol-version").as_deref(),
+            Some("2026-07-28")
+        );
+        assert_eq!(later.header("mcp-method"), Some(later.rpc_method()));
+        assert_eq!(
+            later.body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+    }
+    assert_eq!(seen[3].header("mcp-name").as_deref(), Some("echo"));
+    run(&clock, source.close());
+    assert!(fake.seen_rpc("DELETE").is_empty(), "no session to end");
+}

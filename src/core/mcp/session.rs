@@ -224,6 +224,16 @@ impl Session {
             .get("protocolVersion")
             .and_then(Value::as_str)
             .ok_or_else(|| McpError::Protocol("initialize returned no protocolVersion".into()))?;
+        if version == MODERN_VERSION && self.transport.speaks_modern() {
+            // The version in the first answer: a modern server that answered `initialize`
+            // anyway. No session and no `notifications/initialized` from here on.
+            *self.server_capabilities.borrow_mut() =
+                result.get("capabilities").cloned().unwrap_or(Value::Null);
+            self.transport.reset();
+            self.transport.set_protocol_version(MODERN_VERSION);
+            self.modern.set(true);
+            return Ok(());
+        }
         if !SUPPORTED_VERSIONS.contains(&version) {
             return Err(McpError::Protocol(format!(
                 "the server speaks MCP protocol version {version}, which this client does not (it speaks {})",
