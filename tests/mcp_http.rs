@@ -1,4 +1,5 @@
-//! The streamable-HTTP client against a scripted server: the initialize handshake, session and
+//! The streamable-HTTP client against a scripted server: the 2026-07-28 probe a legacy server
+//! turns down, the initialize handshake, session and
 //! protocol-version headers, JSON and event-stream answers (any chunking, notifications and
 //! priming events skipped, batches searched), pagination, tool naming, session expiry, close.
 #![cfg(not(target_arch = "wasm32"))]
@@ -17,12 +18,33 @@ fn initialize_then_initialized_then_list_with_the_session_headers() {
         let fake = FakeMcp::new(mode);
         let (source, _) = load_with(vec![("main", fake.clone())], &[]);
         assert_eq!(source.servers[0].status, Status::Connected);
-        let seen = fake.seen.borrow().clone();
-        let methods: Vec<String> = seen.iter().map(|s| s.rpc_method()).collect();
+        let all = fake.seen.borrow().clone();
+        let methods: Vec<String> = all.iter().map(|s| s.rpc_method()).collect();
         assert_eq!(
             methods,
-            ["initialize", "notifications/initialized", "tools/list"]
+            [
+                "server/discover",
+                "initialize",
+                "notifications/initialized",
+                "tools/list"
+            ]
         );
+        // The 2026-07-28 probe, which this legacy server answers "method not found".
+        let probe = &all[0];
+        assert_eq!(
+            probe.header("mcp-protocol-version").as_deref(),
+            Some("2026-07-28")
+        );
+        assert_eq!(
+            probe.header("mcp-method").as_deref(),
+            Some("server/discover")
+        );
+        assert_eq!(
+            probe.body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        let seen = &all[1..];
+        assert!(seen.iter().all(|s| s.header("mcp-method").is_none()));
         let init = &seen[0];
         assert_eq!(
             init.body["params"],
@@ -216,8 +238,9 @@ fn a_forgotten_session_is_initialized_again_and_the_call_retried_once() {
     let r = call(&clock, &source, "s_echo", json!({"text": "again"}));
     assert_eq!(r.output, r#"called echo with {"text":"again"}"#);
     let methods: Vec<String> = fake.seen.borrow().iter().map(|s| s.rpc_method()).collect();
+    // After the probe and the handshake; the era is known, so no second probe.
     assert_eq!(
-        &methods[3..],
+        &methods[4..],
         [
             "tools/call",
             "initialize",
@@ -226,7 +249,7 @@ fn a_forgotten_session_is_initialized_again_and_the_call_retried_once() {
         ]
     );
     assert_eq!(
-        fake.seen.borrow()[4].header("mcp-session-id"),
+        fake.seen.borrow()[5].header("mcp-session-id"),
         None,
         "the new initialize has no old session"
     );
@@ -241,4 +264,38 @@ fn a_json_batch_answer_is_searched_for_our_id() {
         call(&clock, &source, "s_echo", json!({"text": "x"})).output,
         "mine"
     );
+}
+
+#[test]
+fn a_server_that_answers_initialize_with_2026_07_28_is_spoken_to_statelessly() {
+    // Its server/discover is "method not found", but its initialize names the stateless version.
+    let fake = Rc::new(FakeMcp {
+        version: "2026-07-28",
+        ..Rc::try_unwrap(FakeMcp::new(Mode::Json)).ok().unwrap()
+    });
+    let (source, clock) = load_with(vec![("m", fake.clone())], &[]);
+    assert_eq!(source.servers[0].status, Status::Connected);
+    let r = call(&clock, &source, "m_echo", json!({"text": "hi"}));
+    assert_eq!(r.output, r#"called echo with {"text":"hi"}"#);
+    let seen = fake.seen.borrow().clone();
+    let methods: Vec<String> = seen.iter().map(|s| s.rpc_method()).collect();
+    assert_eq!(
+        methods,
+        ["server/discover", "initialize", "tools/list", "tools/call"]
+    );
+    for later in &seen[2..] {
+        assert_eq!(later.header("mcp-session-id"), None);
+        assert_eq!(
+            later.header("mcp-protocol-version").as_deref(),
+            Some("2026-07-28")
+        );
+        assert_eq!(later.header("mcp-method"), Some(later.rpc_method()));
+        assert_eq!(
+            later.body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+    }
+    assert_eq!(seen[3].header("mcp-name").as_deref(), Some("echo"));
+    run(&clock, source.close());
+    assert!(fake.seen_rpc("DELETE").is_empty(), "no session to end");
 }

@@ -53,7 +53,8 @@ test("broken servers are failed with their reasons; the good one loads and works
     good: "connected", hang: "failed", status: "failed", garbage: "failed", html: "failed", refused: "failed", notfound: "failed", off: "disabled",
   })
   const errors = toolkit.mcpErrors()
-  assert.equal(errors.hang, "timed out after 300 ms during initialize")
+  // The first request over HTTP is the 2026-07-28 probe (server/discover).
+  assert.equal(errors.hang, "timed out after 300 ms during server/discover")
   assert.equal(errors.status, "HTTP 500: boom")
   assert.equal(errors.garbage, "the response is not JSON: this is not json")
   assert.equal(errors.html, 'unexpected content type "text/html": <html>hello</html>')

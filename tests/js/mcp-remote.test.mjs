@@ -77,7 +77,9 @@ test("every request after initialize carries the session id and the protocol ver
   await toolkit.execute("s_echo", { text: "x" })
   await toolkit.close()
   const mine = server.requests.slice(before)
-  assert.deepEqual(mine.map((r) => r.body?.method ?? r.method), ["initialize", "notifications/initialized", "GET", "tools/list", "tools/call", "DELETE"])
+  // First the 2026-07-28 probe, which this 2025-11-25 server turns down (mcp-stateless.test.mjs).
+  assert.deepEqual(mine.map((r) => r.body?.method ?? r.method), ["server/discover", "initialize", "notifications/initialized", "GET", "tools/list", "tools/call", "DELETE"])
+  mine.shift()
   assert.equal(mine[2].headers.accept, "text/event-stream")
   assert.equal(mine[0].headers["mcp-session-id"], undefined)
   assert.equal(mine[0].body.params.protocolVersion, "2025-11-25")

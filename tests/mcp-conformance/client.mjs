@@ -17,8 +17,28 @@ if (!url || !/^https?:\/\//.test(url)) {
   process.exit(2)
 }
 
-// Arguments a scenario's tools need; a tool not named here is called with none.
+// Arguments a scenario's tools need: the ones the scenario hands over in
+// MCP_CONFORMANCE_CONTEXT (`toolCalls`), then these, then a sample of each required property
+// of the tool's schema. Null arguments are left out: the toolkit checks arguments against the
+// schema (a null boolean is invalid), and a left-out argument is the same case for the suite's
+// header checks ("null or not provided").
 const ARGUMENTS = { add_numbers: { a: 2, b: 3 } }
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}")
+for (const call of context.toolCalls ?? []) {
+  ARGUMENTS[call.name] = Object.fromEntries(Object.entries(call.arguments ?? {}).filter(([, v]) => v !== null))
+}
+// Scenarios whose server lists tools but answers no tools/call (json-schema-ref-no-deref only
+// checks that listing does not fetch a network `$ref`).
+const LIST_ONLY = new Set(["json-schema-ref-no-deref"])
+const SAMPLES = { string: "sample", integer: 1, number: 1, boolean: true, object: {}, array: [] }
+function sampled(schema) {
+  const args = {}
+  for (const name of schema?.required ?? []) {
+    const type = schema.properties?.[name]?.type
+    args[name] = SAMPLES[type] ?? "sample"
+  }
+  return args
+}
 
 // What the suite hands a scenario (a pre-registered client's id and secret).
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}")
@@ -55,9 +75,16 @@ try {
     console.error(`[${scenario}] server ${status}: ${toolkit.mcpErrors().conformance ?? ""}`)
     failed = true
   }
-  for (const tool of toolkit.tools()) {
+  const tools = LIST_ONLY.has(scenario) ? [] : toolkit.tools()
+  for (const tool of tools) {
     const original = tool.name.replace(/^conformance_/, "")
-    const result = await toolkit.execute(tool.name, ARGUMENTS[original] ?? {})
+    let args = ARGUMENTS[original] ?? sampled(tool.inputSchema)
+    // json-schema-2020-12-preservation: the echo tool gets the other tool's schema as this
+    // client holds it.
+    if (original === "json_schema_echo") {
+      args = { schema: tools.find((t) => t.name !== tool.name)?.inputSchema ?? {} }
+    }
+    const result = await toolkit.execute(tool.name, args)
     console.log(`[${scenario}] ${tool.name} → ${JSON.stringify(result)}`)
     if (result.isError) failed = true
   }

@@ -13,22 +13,12 @@ export const EXPECTED_FAILURES = {
   "auth/cross-app-access-complete-flow": M2M,
 }
 
-const STATELESS = "the 2026-07-28 stateless protocol is not implemented yet (issue 31, part 3)"
-
 /**
  * The same for the suite's next release (0.2.0-alpha.12) at the 2026-07-28 wire: the scenarios
  * that revision requires and the client extensions the suite reports beside them.
  * @type {Record<string, string>}
  */
 export const EXPECTED_FAILURES_2026 = {
-  "tools_call": STATELESS,
-  "request-metadata": STATELESS,
-  "sep-2322-client-request-state": STATELESS,
-  "http-standard-headers": STATELESS,
-  "http-custom-headers": STATELESS,
-  "http-invalid-tool-headers": STATELESS,
-  "json-schema-ref-no-deref": STATELESS,
-  "json-schema-2020-12-preservation": STATELESS,
   "auth/metadata-default": OAUTH,
   "auth/metadata-var1": OAUTH,
   "auth/metadata-var2": OAUTH,

@@ -54,6 +54,8 @@ mod json_write;
 mod mcp_config;
 #[path = "../mcp_content.rs"]
 mod mcp_content;
+#[path = "../mcp_modern.rs"]
+mod mcp_modern;
 #[path = "../metrics.rs"]
 mod metrics;
 #[path = "../metrics_conformance.rs"]

@@ -11,6 +11,7 @@ use super::elicit::Elicitation;
 use super::jsonrpc::RpcError;
 use super::transport::ServerRequests;
 use crate::core::host::{Clock, LocalBoxFuture};
+use crate::core::types::Request;
 
 /// How far progress may push a call's deadline: this many times its budget from its start
 /// (the spec asks for a maximum however often progress comes).
@@ -82,6 +83,11 @@ impl Dispatch {
     /// The `capabilities` of our `initialize`.
     pub fn capabilities(&self) -> Value {
         self.requests.capabilities()
+    }
+
+    /// Asks the host for `request` through the toolkit's `waitFor`; `None` without one.
+    pub fn ask(&self, request: &Request) -> Option<LocalBoxFuture<'static, Result<Value, String>>> {
+        self.requests.ask(request)
     }
 
     /// Watches call `token`'s progress until the returned guard is dropped.

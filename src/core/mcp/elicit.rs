@@ -152,6 +152,11 @@ impl Elicitation {
         Elicitation { wait_for, clock }
     }
 
+    /// Asks `waitFor` for `request`; `None` without one.
+    pub fn ask(&self, request: &Request) -> Option<LocalBoxFuture<'static, Result<Value, String>>> {
+        Some(self.wait_for.as_ref()?.wait_for(request))
+    }
+
     /// The `capabilities` of our `initialize`: elicitation (form and URL) only with a
     /// `waitFor`.
     pub fn capabilities(&self) -> Value {

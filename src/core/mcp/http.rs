@@ -2,7 +2,9 @@
 //! request is answered with one JSON body or with an event stream that may carry the server's
 //! own requests (answered by POSTing our response) before the response itself. The session id
 //! the server hands out at `initialize` and the negotiated protocol version go on every later
-//! request; `close` ends the session with a DELETE. An event stream that ends before its
+//! request; `close` ends the session with a DELETE. With the stateless 2026-07-28 version every
+//! POST also names its method (`Mcp-Method`), its tool or resource (`Mcp-Name`) and the
+//! arguments its tool mirrors (`Mcp-Param-*`, see `param_headers.rs`). An event stream that ends before its
 //! answer is resumed with GET and `Last-Event-ID`, and the standalone GET stream carries what
 //! the server sends outside of our requests (`http_stream.rs`).
 
@@ -11,6 +13,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::http_read::{clip, http_error, next_bytes, read_all};
+use super::modern::MODERN_VERSION;
+use super::param_headers::encoded;
 use super::transport::{reply, McpError, ServerRequests, Transport};
 use futures_util::future::select;
 
@@ -23,12 +27,14 @@ use crate::core::host::{Clock, HeadedResponse, Http, HttpRequest, LocalBoxFuture
 const DRAIN_MS: f64 = 250.0;
 
 /// Headers this transport sets itself; a configured header of the same name is dropped.
-const OWN_HEADERS: [&str; 5] = [
+const OWN_HEADERS: [&str; 7] = [
     "content-type",
     "accept",
     "mcp-session-id",
     "mcp-protocol-version",
     "last-event-id",
+    "mcp-method",
+    "mcp-name",
 ];
 
 #[derive(Default)]
@@ -182,21 +188,45 @@ impl Poster {
         message: &Value,
         signal: Option<Signal>,
     ) -> Result<HeadedResponse, McpError> {
+        self.post_headed(message, Vec::new(), signal).await
+    }
+
+    /// [`post`](Self::post) with `extra` headers, and under 2026-07-28 the headers that mirror
+    /// the message's method and name.
+    pub(super) async fn post_headed(
+        &self,
+        message: &Value,
+        mut extra: Vec<(String, String)>,
+        signal: Option<Signal>,
+    ) -> Result<HeadedResponse, McpError> {
         let had_session = self.session.borrow().id.is_some();
         if let Some(auth) = &self.auth {
             auth.fresh().await;
         }
-        let request = self.request(
+        let mut request = self.request(
             "POST",
             Some(crate::core::json::text::to_text(message)),
             signal,
         );
+        let modern = self.session.borrow().protocol.as_deref() == Some(MODERN_VERSION);
+        if modern {
+            extra.extend(mirrored(message));
+        }
+        if !extra.is_empty() {
+            let mut headers = request.headers.to_vec();
+            headers.extend(extra);
+            request.headers = headers.into();
+        }
         let response = self
             .http
             .open_with_headers(&request)
             .await
             .map_err(http_error)?;
-        if let Some(id) = response.header("mcp-session-id").filter(|v| !v.is_empty()) {
+        // 2026-07-28 has no sessions: an id a server sends anyway is not kept.
+        if let Some(id) = response
+            .header("mcp-session-id")
+            .filter(|v| !v.is_empty() && !modern)
+        {
             self.session.borrow_mut().id = Some(id.to_owned());
         }
         if (200..300).contains(&response.status) {
@@ -241,7 +271,58 @@ impl Poster {
     }
 }
 
+/// `Mcp-Method` for every message, and `Mcp-Name` for the three methods that name something.
+fn mirrored(message: &Value) -> Vec<(String, String)> {
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    let mut headers = vec![("mcp-method".to_owned(), method.to_owned())];
+    let source = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return headers,
+    };
+    if let Some(name) = message
+        .get("params")
+        .and_then(|p| p.get(source))
+        .and_then(Value::as_str)
+    {
+        headers.push(("mcp-name".to_owned(), encoded(name)));
+    }
+    headers
+}
+
 impl Transport for StreamableHttp {
+    fn request_headed(
+        &self,
+        id: u64,
+        message: Value,
+        headers: Vec<(String, String)>,
+        handler: Rc<dyn ServerRequests>,
+        signal: Option<Signal>,
+    ) -> LocalBoxFuture<'static, Result<Value, McpError>> {
+        let poster = self.poster();
+        Box::pin(async move {
+            let response = poster.post_headed(&message, headers, signal).await?;
+            poster.response(response, id, handler).await
+        })
+    }
+
+    fn speaks_modern(&self) -> bool {
+        true
+    }
+
+    fn cache_key(&self) -> Option<String> {
+        let mut key = self.url.clone();
+        for (name, value) in &self.headers {
+            key.push('\n');
+            key.push_str(name);
+            key.push(':');
+            key.push_str(value);
+        }
+        Some(key)
+    }
+
     fn request(
         &self,
         id: u64,
@@ -249,11 +330,7 @@ impl Transport for StreamableHttp {
         handler: Rc<dyn ServerRequests>,
         signal: Option<Signal>,
     ) -> LocalBoxFuture<'static, Result<Value, McpError>> {
-        let poster = self.poster();
-        Box::pin(async move {
-            let response = poster.post(&message, signal).await?;
-            poster.response(response, id, handler).await
-        })
+        self.request_headed(id, message, Vec::new(), handler, signal)
     }
 
     fn notify(&self, message: Value) -> LocalBoxFuture<'static, Result<(), McpError>> {

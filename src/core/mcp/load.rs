@@ -427,6 +427,7 @@ impl Refresh {
         let Some(session) = self.session.upgrade() else {
             return;
         };
+        session.forget_tools();
         let Ok(listed) = session.list_tools().await else {
             return;
         };

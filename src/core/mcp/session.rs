@@ -1,8 +1,11 @@
-//! One client session with one server: `initialize` → `notifications/initialized` →
-//! paginated `tools/list` → `tools/call`, each exchange bounded by a time budget and the
-//! caller's signal (a call's deadline pushed back by its progress notifications). A session the
-//! server forgot (HTTP 404) is re-initialized once. After `initialize` the transport listens
-//! for the server's own messages (the standalone GET stream), routed by [`Dispatch`].
+//! One client session with one server. Over HTTP it first probes for the stateless 2026-07-28
+//! protocol (`server/discover`, see `modern.rs`): a modern server gets every request with its
+//! `_meta` and no handshake. Otherwise (and always over stdio): `initialize` →
+//! `notifications/initialized`. Then paginated `tools/list` (kept for the server's `ttlMs`, see
+//! `list_cache.rs`) → `tools/call`, each exchange bounded by a time budget and the caller's
+//! signal (a call's deadline pushed back by its progress notifications). A session the server
+//! forgot (HTTP 404) is re-initialized once. After `initialize` the transport listens for the
+//! server's own messages (the standalone GET stream), routed by [`Dispatch`].
 
 use crate::core::json::value::Value;
 use crate::core::text::JoinWith;
@@ -15,13 +18,18 @@ use super::auth::{AuthFailure, Authorizer};
 use super::dispatch::{Deadline, Dispatch};
 use super::elicit::Elicitation;
 use super::jsonrpc;
+use super::list_cache;
+use super::modern::{era_of, with_meta, Era, MODERN_VERSION};
+use super::mrtr::Retry;
 use super::transport::{McpError, ServerRequests, Transport};
 use crate::core::host::{Clock, LocalBoxFuture, Signal};
+use crate::core::types::Request;
 
 /// The protocol version this client asks for.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
 
-/// Versions this client can speak, newest first.
+/// The versions of the `initialize` handshake this client can speak, newest first (the
+/// stateless [`MODERN_VERSION`] needs none).
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// Most `tools/list` pages read before giving up.
@@ -85,6 +93,19 @@ fn expiry(clock: Rc<dyn Clock>, deadline: Rc<Deadline>) -> LocalBoxFuture<'stati
     })
 }
 
+/// How one `tools/call` goes out.
+#[derive(Default)]
+pub struct ToolCall {
+    /// The answers to a previous `input_required`, for its retry.
+    pub retry: Option<Retry>,
+    /// Extra HTTP headers (`Mcp-Param-*`).
+    pub headers: Vec<(String, String)>,
+    /// The caller's signal.
+    pub signal: Option<Signal>,
+    /// The budget, in milliseconds.
+    pub ms: f64,
+}
+
 /// A session over a transport.
 pub struct Session {
     transport: Rc<dyn Transport>,
@@ -96,6 +117,10 @@ pub struct Session {
     next_id: Cell<u64>,
     server_capabilities: RefCell<Value>,
     auth: Option<Rc<Authorizer>>,
+    /// Speaking the stateless 2026-07-28 protocol.
+    modern: Cell<bool>,
+    /// Whether the server was probed for it.
+    probed: Cell<bool>,
 }
 
 /// Most sign-ins (or token refreshes) one request may cause before its refusal stands: a
@@ -121,6 +146,8 @@ impl Session {
             next_id: Cell::new(0),
             server_capabilities: RefCell::new(Value::Null),
             auth: None,
+            modern: Cell::new(false),
+            probed: Cell::new(false),
         }
     }
 
@@ -147,6 +174,21 @@ impl Session {
         self.auth.as_ref()
     }
 
+    /// Whether the server speaks the stateless 2026-07-28 protocol with us.
+    pub fn is_modern(&self) -> bool {
+        self.modern.get()
+    }
+
+    /// Asks the host for `request` in the page (the toolkit's `waitFor`); `None` without one.
+    pub fn ask(&self, request: &Request) -> Option<LocalBoxFuture<'static, Result<Value, String>>> {
+        self.handler.ask(request)
+    }
+
+    /// The time now, on the session's clock.
+    pub fn clock_now(&self) -> f64 {
+        self.clock.now_ms()
+    }
+
     /// The per-phase budget, in milliseconds.
     pub fn timeout_ms(&self) -> f64 {
         self.timeout_ms
@@ -158,12 +200,13 @@ impl Session {
         params: Value,
         signal: Option<Signal>,
         ms: f64,
+        headers: Vec<(String, String)>,
     ) -> Result<Value, McpError> {
         let mut authorized = 0;
         loop {
             let sent = self.auth.as_ref().and_then(|a| a.header());
             let outcome = self
-                .call_once(method, params.clone(), signal.clone(), ms)
+                .call_once(method, params.clone(), signal.clone(), ms, headers.clone())
                 .await;
             let Err(McpError::Unauthorized { status, challenge }) = outcome else {
                 return outcome;
@@ -211,6 +254,7 @@ impl Session {
         mut params: Value,
         signal: Option<Signal>,
         ms: f64,
+        headers: Vec<(String, String)>,
     ) -> Result<Value, McpError> {
         let id = self.next_id.get();
         self.next_id.set(id.wrapping_add(1));
@@ -222,33 +266,57 @@ impl Session {
             }
             self.handler.track(id, deadline.clone())
         });
+        if self.modern.get() {
+            params = with_meta(params);
+        }
         let message = jsonrpc::request(id, method, params);
         let handler: Rc<dyn ServerRequests> = self.handler.clone();
-        let sent = self.transport.request(id, message, handler, signal.clone());
+        let sent = self
+            .transport
+            .request_headed(id, message, headers, handler, signal.clone());
         bounded_by(sent, &self.clock, &deadline, method, signal.as_ref()).await
     }
 
-    /// `initialize`, then `notifications/initialized`, each within the budget.
+    /// Over a transport that can speak it, the stateless protocol when the server offers it;
+    /// else `initialize`, then `notifications/initialized`, each within the budget.
     pub async fn initialize(&self) -> Result<(), McpError> {
+        // The era is the server's: probed once, a forgotten legacy session goes straight to
+        // `initialize` again.
+        if self.transport.speaks_modern() && !self.probed.replace(true) && self.discover().await? {
+            return Ok(());
+        }
         let params = crate::json_value!({
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": self.capabilities,
             "clientInfo": {"name": "toolnexus-wasm", "version": env!("CARGO_PKG_VERSION")},
         });
         let result = self
-            .call("initialize", params, None, self.timeout_ms)
+            .call("initialize", params, None, self.timeout_ms, Vec::new())
             .await?;
         let version = result
             .get("protocolVersion")
             .and_then(Value::as_str)
             .ok_or_else(|| McpError::Protocol("initialize returned no protocolVersion".into()))?;
+        if version == MODERN_VERSION && self.transport.speaks_modern() {
+            // The version in the first answer: a modern server that answered `initialize`
+            // anyway. No session and no `notifications/initialized` from here on.
+            *self.server_capabilities.borrow_mut() =
+                result.get("capabilities").cloned().unwrap_or(Value::Null);
+            self.transport.reset();
+            self.transport.set_protocol_version(MODERN_VERSION);
+            self.modern.set(true);
+            return Ok(());
+        }
         if !SUPPORTED_VERSIONS.contains(&version) {
             return Err(McpError::Protocol(format!(
                 "the server speaks MCP protocol version {version}, which this client does not (it speaks {})",
                 SUPPORTED_VERSIONS.join_with(", ")
             )));
         }
-        self.transport.set_protocol_version(version);
+        // 2025-03-26 and older had no protocol-version header.
+        if version >= "2025-06-18" {
+            self.transport.set_protocol_version(version);
+        }
         *self.server_capabilities.borrow_mut() =
             result.get("capabilities").cloned().unwrap_or(Value::Null);
         let notified = self
@@ -268,17 +336,86 @@ impl Session {
         Ok(())
     }
 
+    /// Probes with `server/discover`: `true` when the server speaks 2026-07-28 (its
+    /// capabilities kept), `false` for a legacy server (the transport reset for `initialize`).
+    async fn discover(&self) -> Result<bool, McpError> {
+        // A legacy server never saw the probe as part of a session: its ids are used again.
+        let first_id = self.next_id.get();
+        self.modern.set(true);
+        self.transport.set_protocol_version(MODERN_VERSION);
+        for attempt in 0..2 {
+            let answer = self
+                .call(
+                    "server/discover",
+                    crate::json_value!({}),
+                    None,
+                    self.timeout_ms,
+                    Vec::new(),
+                )
+                .await;
+            match era_of(answer) {
+                Era::Modern(capabilities) => {
+                    *self.server_capabilities.borrow_mut() = capabilities;
+                    // Requests are independent: the ids go on from the time, so a retry sent
+                    // by another session (after a reload) never reuses the first call's id.
+                    let now = self.clock.now_ms().max(0.0) as u64;
+                    self.next_id.set(self.next_id.get().max(now));
+                    return Ok(true);
+                }
+                Era::Retry if attempt == 0 => continue,
+                Era::Legacy => break,
+                Era::Retry => {
+                    self.modern.set(false);
+                    return Err(McpError::Protocol(format!(
+                        "the server rejected MCP protocol version {MODERN_VERSION} while naming it as supported"
+                    )));
+                }
+                Era::Failed(error) => {
+                    self.modern.set(false);
+                    self.transport.reset();
+                    return Err(error);
+                }
+            }
+        }
+        self.modern.set(false);
+        self.transport.reset();
+        self.next_id.set(first_id);
+        Ok(false)
+    }
+
     /// Every tool the server lists, following `nextCursor`, within one budget. A server that
-    /// does not declare the `tools` capability has none.
+    /// does not declare the `tools` capability has none. A list a 2026-07-28 server marked
+    /// fresh for `ttlMs` is served from the cache until then.
     pub async fn list_tools(&self) -> Result<Vec<Value>, McpError> {
         if self.server_capabilities.borrow().get("tools").is_none() {
             return Ok(Vec::new());
         }
+        let key = self.transport.cache_key().filter(|_| self.modern.get());
+        if let Some(tools) = key
+            .as_deref()
+            .and_then(|k| list_cache::fresh(k, self.clock.now_ms()))
+        {
+            return Ok(tools);
+        }
         let pages = self.pages();
-        bounded(pages, &self.clock, self.timeout_ms, "tools/list", None).await
+        let (tools, ttl) = bounded(pages, &self.clock, self.timeout_ms, "tools/list", None).await?;
+        if let (Some(key), Some(ttl)) = (key, ttl) {
+            list_cache::keep(key, self.clock.now_ms() + ttl, tools.clone());
+        }
+        Ok(tools)
     }
 
-    async fn pages(&self) -> Result<Vec<Value>, McpError> {
+    /// Forgets this server's cached tool list (it said the list changed).
+    pub fn forget_tools(&self) {
+        if let Some(key) = self.transport.cache_key() {
+            list_cache::forget(&key);
+        }
+    }
+
+    /// The pages' tools, and the shortest positive `ttlMs` of them (`None` when any page
+    /// had none, or zero).
+    async fn pages(&self) -> Result<(Vec<Value>, Option<f64>), McpError> {
+        let mut ttl: Option<f64> = Some(f64::INFINITY);
         let mut tools = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         let mut cursor: Option<String> = None;
@@ -288,8 +425,12 @@ impl Session {
                 None => crate::json_value!({}),
             };
             let page = self
-                .call("tools/list", params, None, self.timeout_ms)
+                .call("tools/list", params, None, self.timeout_ms, Vec::new())
                 .await?;
+            ttl = match (ttl, page.get("ttlMs").and_then(Value::as_f64)) {
+                (Some(least), Some(ms)) if ms > 0.0 => Some(least.min(ms)),
+                _ => None,
+            };
             match page.get("tools") {
                 Some(Value::Array(items)) => tools.extend(items.iter().cloned()),
                 _ => {
@@ -308,7 +449,7 @@ impl Session {
                     seen.push(next.clone());
                     cursor = Some(next.clone());
                 }
-                _ => return Ok(tools),
+                _ => return Ok((tools, ttl)),
             }
         }
         Err(McpError::Protocol(format!(
@@ -316,25 +457,41 @@ impl Session {
         )))
     }
 
-    /// `tools/call` within `ms`; a forgotten session is re-initialized and the call sent once
-    /// more.
+    /// `tools/call` within `ms` (with a multi-round-trip retry's `inputResponses` and
+    /// `requestState`, and the HTTP headers that mirror its arguments); a forgotten session is
+    /// re-initialized and the call sent once more. The result is as the server sent it (an
+    /// `input_required` one included).
     pub async fn call_tool(
         &self,
         name: &str,
         args: Value,
-        signal: Option<Signal>,
-        ms: f64,
+        call: ToolCall,
     ) -> Result<Value, McpError> {
-        let params = crate::json_value!({"name": name, "arguments": args});
+        let ToolCall {
+            retry,
+            headers,
+            signal,
+            ms,
+        } = call;
+        let mut params = crate::json_value!({"name": name, "arguments": args});
+        if let Some(retry) = &retry {
+            retry.apply(&mut params);
+        }
         let id = self.next_id.get();
         match self
-            .call("tools/call", params.clone(), signal.clone(), ms)
+            .call(
+                "tools/call",
+                params.clone(),
+                signal.clone(),
+                ms,
+                headers.clone(),
+            )
             .await
         {
             Err(McpError::SessionExpired) => {
                 self.transport.reset();
                 self.initialize().await?;
-                self.call("tools/call", params, signal, ms).await
+                self.call("tools/call", params, signal, ms, headers).await
             }
             Err(error @ (McpError::Timeout { .. } | McpError::Aborted(_))) => {
                 self.cancelled(id, &error.to_string()).await;

@@ -1,16 +1,21 @@
 //! A listed MCP tool as a uniform `Tool` named `sanitize(server)_sanitize(tool)`, source
-//! `"mcp"`, and the per-server `tools` filter.
+//! `"mcp"`, and the per-server `tools` filter. A call a 2026-07-28 server answers with
+//! `input_required` is asked through the toolkit's `waitFor` and sent again, or becomes a
+//! `pending` result (SPEC §10) whose retry carries the answer (`mrtr.rs`).
 
 use crate::core::json::value::{Map, Value};
+use futures_util::future::{select, Either};
 use std::rc::Rc;
 
 use super::content::to_tool_result;
-use super::session::Session;
+use super::mrtr::{elicit_result, entry_request, input_required, Retry, MAX_ROUNDS};
+use super::param_headers::{call_headers, param_headers, ParamHeader};
+use super::session::{Session, ToolCall};
 use super::transport::McpError;
-use crate::core::host::LocalBoxFuture;
+use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::spec::ToolSpec;
 use crate::core::tool::{Context, Tool};
-use crate::core::types::{sanitize, ToolResult};
+use crate::core::types::{pending, sanitize, ToolResult};
 
 /// Replaces every secret (expanded header values, environment values) with `[redacted]`.
 #[derive(Debug, Default, Clone)]
@@ -113,10 +118,13 @@ pub struct McpTool {
     server: String,
     session: Rc<Session>,
     redactor: Rc<Redactor>,
+    /// The arguments mirrored into `Mcp-Param-*` headers (2026-07-28 over HTTP).
+    headers: Rc<[ParamHeader]>,
 }
 
 impl McpTool {
-    /// The tool for listed definition `def` of `server`; `None` for an entry without a name.
+    /// The tool for listed definition `def` of `server`; `None` for an entry without a name,
+    /// an error for one the client must reject (a bad `x-mcp-header` under 2026-07-28).
     pub fn new(
         server: &str,
         def: &Value,
@@ -124,6 +132,14 @@ impl McpTool {
         redactor: Rc<Redactor>,
     ) -> Option<Result<Self, String>> {
         let (original, description, mut schema) = listed(def)?;
+        let headers = if session.is_modern() {
+            match param_headers(&Value::Object(schema.clone())) {
+                Ok(headers) => headers,
+                Err(why) => return Some(Err(format!("tool \"{original}\" left out: {why}"))),
+            }
+        } else {
+            Vec::new()
+        };
         schema.insert("additionalProperties".into(), Value::Bool(false));
         let name = format!("{}_{}", sanitize(server), sanitize(&original));
         let spec = ToolSpec::new(name, description, Value::Object(schema), "mcp");
@@ -133,6 +149,7 @@ impl McpTool {
             server: server.to_owned(),
             session,
             redactor,
+            headers: headers.into(),
         }))
     }
 }
@@ -143,44 +160,63 @@ impl Tool for McpTool {
     }
 
     fn execute(&self, args: Value, ctx: Context) -> LocalBoxFuture<'static, ToolResult> {
-        let (session, name, server) = (
-            self.session.clone(),
-            self.original.clone(),
-            self.server.clone(),
-        );
+        let call = Call {
+            session: self.session.clone(),
+            name: self.original.clone(),
+            server: self.server.clone(),
+            headers: call_headers(&self.headers, &args),
+            ms: ctx.timeout_ms.unwrap_or_else(|| self.session.timeout_ms()),
+            signal: ctx.signal.clone(),
+        };
         let redactor = self.redactor.clone();
-        let ms = ctx.timeout_ms.unwrap_or_else(|| session.timeout_ms());
+        // The retry of a halted multi-round-trip input carries its answer.
+        let retry = match (&ctx.request, &ctx.answer) {
+            (Some(request), Some(answer)) => {
+                Retry::resumed(&call.server, &call.name, request, answer)
+            }
+            _ => None,
+        };
         Box::pin(async move {
-            // The retry of a call that halted on a sign-in: its Answer finishes the sign-in.
+            // The retry of a call that halted on a sign-in: its Answer finishes the sign-in
+            // (unless the host finished it already with `mcpResume`, after a reload).
             if let (Some(answer), Some(request), Some(auth)) =
-                (&ctx.answer, &ctx.request, session.auth())
+                (&ctx.answer, &ctx.request, call.session.auth())
             {
-                if request.kind == "authorization" {
-                    let state = request
-                        .data
-                        .as_ref()
-                        .and_then(|d| d.get("state"))
-                        .and_then(Value::as_str);
-                    let answer = crate::core::json::record::Record::to_json_value(answer);
-                    // A sign-in finished already (by `mcpResume` after a reload, its flow used)
-                    // left a token in place: the call goes on with it.
-                    let finished = auth.resume(&answer, state).await;
-                    if let (Err(why), None) = (finished, auth.header()) {
+                let state = request
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("state"))
+                    .and_then(Value::as_str);
+                if let (true, Some(state)) = (request.kind == "authorization", state) {
+                    if let Err(why) = signed_in(auth, answer, state).await {
                         return failed(
                             &redactor.apply(&format!("authorization failed: {why}")),
-                            server,
+                            call.server,
                         );
                     }
                 }
             }
-            match session.call_tool(&name, args, ctx.signal, ms).await {
-                Ok(result) => to_tool_result(&result, &server),
-                // No waitFor: the call halts on the sign-in (SPEC §10), durably.
-                Err(McpError::AuthPending(request)) => crate::core::types::pending(*request),
-                Err(error) => failed(&redactor.apply(&error.to_string()), server),
+            match call.rounds(args, retry).await {
+                Ok(result) => result,
+                Err(error) => failed(&redactor.apply(&error), call.server),
             }
         })
     }
+}
+
+/// Finishes the sign-in a halted call's Answer carries. A flow no longer kept under its
+/// `state` while the server holds a token was finished already (`mcpResume` after a reload):
+/// the call goes on with that token.
+async fn signed_in(
+    auth: &crate::core::mcp::auth::Authorizer,
+    answer: &crate::core::types::Answer,
+    state: &str,
+) -> Result<(), String> {
+    if auth.flow_server(state).await.is_none() && auth.header().is_some() {
+        return Ok(());
+    }
+    let answer = crate::core::json::record::Record::to_json_value(answer);
+    auth.resume(&answer, Some(state)).await
 }
 
 /// An error result naming its server.
@@ -190,4 +226,69 @@ fn failed(message: &str, server: String) -> ToolResult {
     metadata.insert("server".into(), Value::String(server));
     failed.metadata = Some(metadata);
     failed
+}
+
+/// One tool call, through as many input rounds as the server asks for.
+struct Call {
+    session: Rc<Session>,
+    name: String,
+    server: String,
+    headers: Vec<(String, String)>,
+    ms: f64,
+    signal: Option<Signal>,
+}
+
+impl Call {
+    async fn rounds(&self, args: Value, mut retry: Option<Retry>) -> Result<ToolResult, String> {
+        for _ in 0..MAX_ROUNDS {
+            let call = ToolCall {
+                retry: retry.take(),
+                headers: self.headers.clone(),
+                signal: self.signal.clone(),
+                ms: self.ms,
+            };
+            let result = match self.session.call_tool(&self.name, args.clone(), call).await {
+                Ok(result) => result,
+                // No waitFor: the call halts on the sign-in (SPEC §10), durably.
+                Err(McpError::AuthPending(request)) => return Ok(pending(*request)),
+                Err(error) => return Err(error.to_string()),
+            };
+            let Some(asked) = input_required(&result) else {
+                return Ok(to_tool_result(&result, &self.server));
+            };
+            let now = self.session.clock_now();
+            let mut next = Retry {
+                responses: Map::new(),
+                state: asked.state.clone(),
+            };
+            for (key, entry) in &asked.requests {
+                let request = entry_request(
+                    &self.server,
+                    &self.name,
+                    key,
+                    entry,
+                    asked.state.as_deref(),
+                    now,
+                )?;
+                let Some(asking) = self.session.ask(&request) else {
+                    // No `waitFor` on the toolkit: the run's loop asks, or halts (SPEC §10).
+                    return Ok(pending(request));
+                };
+                let answer = match &self.signal {
+                    Some(signal) => match select(asking, signal.wait()).await {
+                        Either::Left((answer, _)) => answer,
+                        Either::Right(_) => return Err(format!("aborted: {}", signal.reason())),
+                    },
+                    None => asking.await,
+                };
+                next.responses
+                    .insert(key.clone(), elicit_result(&request, answer));
+            }
+            retry = Some(next);
+        }
+        Err(format!(
+            "MCP server \"{}\" still asked for input after {MAX_ROUNDS} rounds; the call was given up",
+            self.server
+        ))
+    }
 }

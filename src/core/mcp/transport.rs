@@ -110,6 +110,27 @@ pub trait Transport {
         handler: Rc<dyn ServerRequests>,
         signal: Option<Signal>,
     ) -> LocalBoxFuture<'static, Result<Value, McpError>>;
+    /// [`request`](Self::request) with extra HTTP headers (`Mcp-Param-*`); a transport
+    /// without headers ignores them.
+    fn request_headed(
+        &self,
+        id: u64,
+        message: Value,
+        _headers: Vec<(String, String)>,
+        handler: Rc<dyn ServerRequests>,
+        signal: Option<Signal>,
+    ) -> LocalBoxFuture<'static, Result<Value, McpError>> {
+        self.request(id, message, handler, signal)
+    }
+    /// Whether this transport may probe for the stateless 2026-07-28 protocol (HTTP).
+    fn speaks_modern(&self) -> bool {
+        false
+    }
+    /// What identifies the server and the authorization context, for caching its lists;
+    /// `None` to cache nothing.
+    fn cache_key(&self) -> Option<String> {
+        None
+    }
     /// Sends a notification.
     fn notify(&self, message: Value) -> LocalBoxFuture<'static, Result<(), McpError>>;
     /// Remembers the negotiated protocol version (HTTP sends it as a header).
