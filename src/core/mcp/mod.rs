@@ -18,6 +18,7 @@ mod http_read;
 mod http_stream;
 pub mod jsonrpc;
 pub mod load;
+pub mod m2m;
 pub mod process;
 pub mod session;
 pub mod stdio;
