@@ -358,3 +358,27 @@ impl StreamResponse {
             .unwrap_or_else(|invalid| crate::core::text::from_utf8_lossy(invalid.as_bytes()))
     }
 }
+
+/// Where OAuth keeps what must outlive a page or a process (the `tokenStore` option): tokens per
+/// issuer and resource, registered clients per issuer, and the pending flows of sign-ins not
+/// finished yet, each as JSON text under a key. The JS host wraps a `{get, set, delete}` object
+/// (sync or async), the default is [`MemoryTokenStore`](crate::core::mcp::auth::store::MemoryTokenStore)
+/// (full build). Nothing read from it ever goes into an error or a log.
+///
+/// ```
+/// # use toolnexus::core::host::{LocalBoxFuture, TokenStore};
+/// struct Nothing;
+/// impl TokenStore for Nothing {
+///     fn get(&self, _key: &str) -> LocalBoxFuture<'static, Result<Option<String>, String>> { Box::pin(async { Ok(None) }) }
+///     fn set(&self, _key: &str, _value: String) -> LocalBoxFuture<'static, Result<(), String>> { Box::pin(async { Ok(()) }) }
+///     fn delete(&self, _key: &str) -> LocalBoxFuture<'static, Result<(), String>> { Box::pin(async { Ok(()) }) }
+/// }
+/// ```
+pub trait TokenStore {
+    /// The text under `key`, `None` when there is none.
+    fn get(&self, key: &str) -> LocalBoxFuture<'static, Result<Option<String>, String>>;
+    /// Keeps `value` under `key`.
+    fn set(&self, key: &str, value: String) -> LocalBoxFuture<'static, Result<(), String>>;
+    /// Forgets `key`.
+    fn delete(&self, key: &str) -> LocalBoxFuture<'static, Result<(), String>>;
+}

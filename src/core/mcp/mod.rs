@@ -8,6 +8,7 @@
 //! assert_eq!(servers[0].name, "docs");
 //! ```
 
+pub mod auth;
 pub mod config;
 pub mod config_json;
 pub mod content;
