@@ -15,9 +15,11 @@ use toolnexus::core::host::{
     ByteStream, Clock, HeadedResponse, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture,
 };
 use toolnexus::core::json::value::Value;
+use toolnexus::core::mcp::auth::discovery::Metadata;
+use toolnexus::core::mcp::auth::fetch::Exchange;
 use toolnexus::core::mcp::m2m::config::M2mAuth;
 use toolnexus::core::mcp::m2m::dpop::Dpop;
-use toolnexus::core::mcp::m2m::flow::{obtain, AuthServer, M2mHost};
+use toolnexus::core::mcp::m2m::flow::{obtain, AuthServer};
 use toolnexus::core::mcp::m2m::sign::{Alg, HostKey, KeySource, Signer};
 use toolnexus::json;
 
@@ -187,11 +189,11 @@ struct TokenEndpoint {
 }
 
 impl TokenEndpoint {
-    fn new(answers: Vec<Answer>) -> TokenEndpoint {
-        TokenEndpoint {
+    fn new(answers: Vec<Answer>) -> Rc<TokenEndpoint> {
+        Rc::new(TokenEndpoint {
             answers: RefCell::new(answers),
             seen: RefCell::new(Vec::new()),
-        }
+        })
     }
     fn seen(&self) -> Vec<Seen> {
         self.seen.borrow().clone()
@@ -281,30 +283,34 @@ impl Clock for Fixed {
     }
 }
 
-fn server(methods: &[&str]) -> AuthServer {
-    AuthServer {
-        issuer: "https://as.example".into(),
-        token_endpoint: "https://as.example/token".into(),
-        auth_methods: methods.iter().map(|m| m.to_string()).collect(),
-    }
+fn server(methods: &[&str]) -> Metadata {
+    Metadata(json!({
+        "issuer": "https://as.example",
+        "token_endpoint": "https://as.example/token",
+        "token_endpoint_auth_methods_supported": methods,
+    }))
 }
 
 const RESOURCE: &str = "https://rs.example/mcp";
 
 fn run(
     auth: Value,
-    as_server: &AuthServer,
-    endpoint: &TokenEndpoint,
+    metadata: &Metadata,
+    endpoint: &Rc<TokenEndpoint>,
     signer: &dyn Signer,
-    dpop: Option<&Dpop>,
 ) -> Result<String, String> {
     let auth = M2mAuth::read(&auth)?.ok_or("not a machine-to-machine grant")?;
-    let host = M2mHost {
-        http: endpoint,
-        signer: Some(signer),
-        clock: &Fixed,
+    let exchange = Exchange {
+        http: endpoint.clone(),
+        clock: Rc::new(Fixed),
+        timeout_ms: 5_000.0,
     };
-    block_on(obtain(&auth, as_server, RESOURCE, None, host, dpop)).map(|t| t.access_token)
+    let server = AuthServer {
+        issuer: "https://as.example",
+        metadata,
+    };
+    block_on(obtain(&auth, server, RESOURCE, None, &exchange, Some(signer)))
+        .map(|(tokens, _)| tokens.access_token)
 }
 
 // ---- JWT checks, independent of the core ----
@@ -361,8 +367,7 @@ fn private_key_jwt_assertion_verifies_with_the_public_key() {
         auth,
         &server(&["private_key_jwt"]),
         &endpoint,
-        &RingSigner,
-        None,
+        &RingSigner
     );
     assert_eq!(token.as_deref(), Ok("cc-1"));
     let seen = endpoint.seen();
@@ -401,7 +406,7 @@ fn a_pkcs8_pem_key_signs_es256_and_rs256() {
     let endpoint = TokenEndpoint::new(vec![ok_token("t1")]);
     let auth = json!({"grant": "client_credentials", "clientId": "app", "privateKey": EC_PEM});
     assert_eq!(
-        run(auth, &server(&[]), &endpoint, &RingSigner, None).as_deref(),
+        run(auth, &server(&[]), &endpoint, &RingSigner).as_deref(),
         Ok("t1")
     );
     let jwt = split(endpoint.seen()[0].field("client_assertion").unwrap_or(""));
@@ -414,7 +419,7 @@ fn a_pkcs8_pem_key_signs_es256_and_rs256() {
     let endpoint = TokenEndpoint::new(vec![ok_token("t2")]);
     let auth = json!({"grant": "client_credentials", "clientId": "app", "privateKey": RSA_PEM});
     assert_eq!(
-        run(auth, &server(&[]), &endpoint, &RingSigner, None).as_deref(),
+        run(auth, &server(&[]), &endpoint, &RingSigner).as_deref(),
         Ok("t2")
     );
     let jwt = split(endpoint.seen()[0].field("client_assertion").unwrap_or(""));
@@ -432,8 +437,7 @@ fn client_secret_basic_and_post() {
             auth.clone(),
             &server(&["client_secret_basic"]),
             &endpoint,
-            &RingSigner,
-            None
+            &RingSigner
         )
         .as_deref(),
         Ok("b")
@@ -457,8 +461,7 @@ fn client_secret_basic_and_post() {
             auth,
             &server(&["client_secret_post"]),
             &endpoint,
-            &RingSigner,
-            None
+            &RingSigner
         )
         .as_deref(),
         Ok("p")
@@ -474,7 +477,7 @@ fn workload_identity_jwt_bearer() {
     let endpoint = TokenEndpoint::new(vec![ok_token("wif")]);
     let auth = json!({"grant": "jwt_bearer", "clientId": "workload", "assertion": "aa.bb.cc"});
     assert_eq!(
-        run(auth, &server(&["none"]), &endpoint, &RingSigner, None).as_deref(),
+        run(auth, &server(&["none"]), &endpoint, &RingSigner).as_deref(),
         Ok("wif")
     );
     let request = &endpoint.seen()[0];
@@ -499,8 +502,7 @@ fn enterprise_id_token_exchanged_for_an_id_jag_then_traded() {
             auth,
             &server(&["client_secret_basic"]),
             &endpoint,
-            &RingSigner,
-            None
+            &RingSigner
         )
         .as_deref(),
         Ok("final")
@@ -538,68 +540,32 @@ fn enterprise_id_token_exchanged_for_an_id_jag_then_traded() {
 }
 
 #[test]
-fn dpop_proof_at_the_token_endpoint_and_the_nonce_retry() {
-    let endpoint = TokenEndpoint::new(vec![
-        (
-            400,
-            vec![("dpop-nonce".into(), "n-1".into())],
-            r#"{"error":"use_dpop_nonce"}"#.into(),
-        ),
-        (
-            200,
-            vec![],
-            r#"{"access_token":"bound","token_type":"DPoP"}"#.into(),
-        ),
-    ]);
+fn dpop_proofs_verify_with_their_own_public_key() {
     let dpop = block_on(Dpop::generate(&RingSigner)).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        dpop.jwk().get("d"),
-        None,
-        "proofs carry only the public key"
-    );
-    let auth = json!({"grant": "client_credentials", "clientId": "app", "clientSecret": "s3cret"});
-    assert_eq!(
-        run(auth, &server(&[]), &endpoint, &RingSigner, Some(&dpop)).as_deref(),
-        Ok("bound")
-    );
-    let seen = endpoint.seen();
-    assert_eq!(seen.len(), 2, "one retry with the nonce");
-    let first = split(seen[0].header("dpop").unwrap_or(""));
-    let second = split(seen[1].header("dpop").unwrap_or(""));
-    for proof in [&first, &second] {
+    assert_eq!(dpop.jwk().get("d"), None, "proofs carry only the public key");
+    let first = block_on(dpop.proof(&RingSigner, "POST", "https://as.example/token?x=1#f", 1_800_000_000, None)).unwrap();
+    dpop.set_nonce("https://as.example/other", "n-1");
+    let second = block_on(dpop.proof(&RingSigner, "GET", "https://as.example/token", 1_800_000_001, Some("aGFzaA"))).unwrap();
+    let elsewhere = block_on(dpop.proof(&RingSigner, "POST", "https://rs.example/mcp", 1_800_000_002, None)).unwrap();
+    let (first, second, elsewhere) = (split(&first), split(&second), split(&elsewhere));
+    for proof in [&first, &second, &elsewhere] {
         assert_eq!(proof.header["typ"], "dpop+jwt");
         assert_eq!(proof.header["alg"], "ES256");
-        assert!(
-            verify_es256(proof, &ec_public(&proof.header["jwk"])),
-            "verifies with its own jwk"
-        );
-        assert_eq!(proof.claims["htm"], "POST");
-        assert_eq!(proof.claims["htu"], "https://as.example/token");
-        assert_eq!(proof.claims["iat"], 1_800_000_000);
+        assert_eq!(proof.header["jwk"], *dpop.jwk());
+        assert!(verify_es256(proof, &ec_public(&proof.header["jwk"])), "verifies with its own jwk");
     }
+    assert_eq!(first.claims["htm"], "POST");
+    assert_eq!(first.claims["htu"], "https://as.example/token", "no query or fragment");
+    assert_eq!(first.claims["iat"], 1_800_000_000);
     assert_eq!(first.claims.get("nonce"), None);
-    assert_eq!(second.claims["nonce"], "n-1");
-    assert_ne!(
-        first.claims["jti"], second.claims["jti"],
-        "a fresh proof each time"
-    );
-}
-
-#[test]
-fn dpop_nonce_is_retried_once_only() {
-    let nonce = || {
-        (
-            400,
-            vec![("dpop-nonce".to_owned(), "n".to_owned())],
-            r#"{"error":"use_dpop_nonce"}"#.to_owned(),
-        )
-    };
-    let endpoint = TokenEndpoint::new(vec![nonce(), nonce(), nonce()]);
-    let dpop = block_on(Dpop::generate(&RingSigner)).unwrap_or_else(|e| panic!("{e}"));
-    let auth = json!({"grant": "client_credentials", "clientId": "app", "clientSecret": "s3cret"});
-    let error = run(auth, &server(&[]), &endpoint, &RingSigner, Some(&dpop)).unwrap_err();
-    assert_eq!(endpoint.seen().len(), 2);
-    assert!(error.contains("use_dpop_nonce"), "{error}");
+    assert_eq!(first.claims.get("ath"), None);
+    assert_eq!(second.claims["htm"], "GET");
+    assert_eq!(second.claims["nonce"], "n-1", "the nonce of the same origin");
+    assert_eq!(second.claims["ath"], "aGFzaA");
+    assert_eq!(elsewhere.claims.get("nonce"), None, "another origin's nonce is not sent");
+    assert_ne!(first.claims["jti"], second.claims["jti"], "a fresh proof each time");
+    let broken = block_on(Dpop::generate(&BrokenSigner)).unwrap_err();
+    assert_eq!(broken, "could not make a DPoP key: OperationError");
 }
 
 #[test]
@@ -613,12 +579,12 @@ fn refusals_and_garbage_are_sentences_without_secrets() {
                 vec![],
                 "<html>Internal Server Error hunter2-secret</html>".into(),
             ),
-            "refused (HTTP 500)",
+            "answered HTTP 500",
         ),
         ((200, vec![], "not json".into()), "is not a JSON object"),
         (
             (200, vec![], r#"{"token_type":"Bearer"}"#.into()),
-            "has no \"access_token\"",
+            "has no access_token",
         ),
         (
             (
@@ -632,14 +598,14 @@ fn refusals_and_garbage_are_sentences_without_secrets() {
     ];
     for (answer, expected) in cases {
         let endpoint = TokenEndpoint::new(vec![answer]);
-        let error = run(auth.clone(), &server(&[]), &endpoint, &RingSigner, None).unwrap_err();
+        let error = run(auth.clone(), &server(&[]), &endpoint, &RingSigner).unwrap_err();
         assert!(error.contains(expected), "{error}");
         assert!(!error.contains("hunter2"), "{error}");
     }
     let endpoint = TokenEndpoint::new(vec![]);
-    let error = run(auth, &server(&[]), &endpoint, &RingSigner, None).unwrap_err();
+    let error = run(auth, &server(&[]), &endpoint, &RingSigner).unwrap_err();
     assert!(
-        error.contains("the token request failed: connection refused"),
+        error.contains("the token request failed") && error.contains("connection refused"),
         "{error}"
     );
 }
@@ -652,7 +618,7 @@ fn keys_that_cannot_sign() {
         map.insert("d".into(), json!("AAAA"));
     }
     let auth = json!({"grant": "client_credentials", "clientId": "app", "privateKey": wrong});
-    let error = run(auth, &server(&[]), &endpoint, &RingSigner, None).unwrap_err();
+    let error = run(auth, &server(&[]), &endpoint, &RingSigner).unwrap_err();
     assert!(
         error.contains("\"auth.privateKey\" cannot sign ES256"),
         "{error}"
@@ -660,7 +626,7 @@ fn keys_that_cannot_sign() {
     assert!(!error.contains("AAAA"), "{error}");
 
     let auth = json!({"grant": "client_credentials", "clientId": "app", "privateKey": ec_jwk()});
-    let error = run(auth, &server(&[]), &endpoint, &BrokenSigner, None).unwrap_err();
+    let error = run(auth, &server(&[]), &endpoint, &BrokenSigner).unwrap_err();
     assert_eq!(error, "could not sign a ES256 JWT: OperationError");
     assert!(
         endpoint.seen().is_empty(),
@@ -672,11 +638,11 @@ fn keys_that_cannot_sign() {
         map.remove("d");
     }
     let auth = json!({"grant": "client_credentials", "clientId": "app", "privateKey": public});
-    let error = run(auth, &server(&[]), &endpoint, &RingSigner, None).unwrap_err();
+    let error = run(auth, &server(&[]), &endpoint, &RingSigner).unwrap_err();
     assert!(error.contains("is a public JWK"), "{error}");
 
     let auth = json!({"grant": "client_credentials", "clientId": "app", "privateKey": {"kty": "oct", "d": "x", "k": "c2VjcmV0"}});
-    let error = run(auth, &server(&[]), &endpoint, &RingSigner, None).unwrap_err();
+    let error = run(auth, &server(&[]), &endpoint, &RingSigner).unwrap_err();
     assert!(error.contains("neither an EC"), "{error}");
     assert!(!error.contains("c2VjcmV0"), "{error}");
 }
@@ -708,7 +674,7 @@ fn missing_credentials_name_the_key() {
         (json!({"grant": "password"}), "\"auth.grant\" must be"),
         (
             json!({"grant": "client_credentials", "clientId": "a", "clientSecret": "s", "tokenEndpointAuthMethod": "tls"}),
-            "\"auth.tokenEndpointAuthMethod\" must be one of",
+            "auth.tokenEndpointAuthMethod must be one of",
         ),
         (
             json!({"grant": "client_credentials", "clientId": "a", "privateKey": 7}),

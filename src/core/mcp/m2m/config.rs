@@ -15,6 +15,7 @@
 use super::jwt::{key_alg, read_key};
 use super::sign::{Alg, KeySource};
 use crate::core::json::value::{Map, Value};
+use crate::core::mcp::auth::config::{parse_auth, AuthConfig};
 use crate::core::mcp::config::expand_env;
 
 /// A grant without a person.
@@ -87,42 +88,27 @@ impl std::fmt::Debug for M2mAuth {
     }
 }
 
-/// The token endpoint authentication methods an entry may name.
-pub const AUTH_METHODS: [&str; 4] = [
-    "client_secret_basic",
-    "client_secret_post",
-    "none",
-    "private_key_jwt",
-];
-
 impl M2mAuth {
-    /// Reads an `auth` object: `None` when its grant needs a person (`authorization_code`, the
-    /// default), the grant and credentials otherwise, or why they cannot be used.
+    /// The grant an `auth` block names: `None` for one that needs a person
+    /// (`authorization_code`, the default), the grant and credentials otherwise, or why they
+    /// cannot be used (naming the key).
     pub fn read(auth: &Value) -> Result<Option<M2mAuth>, String> {
-        let Value::Object(map) = auth else {
-            return Err("\"auth\" must be an object".into());
-        };
-        let grant = match text(map, "grant")?.as_deref() {
-            None | Some("authorization_code") => return Ok(None),
-            Some("client_credentials") => Grant::ClientCredentials,
-            Some("jwt_bearer") | Some(super::form::JWT_BEARER) => {
-                Grant::JwtBearer(assertion(map)?)
-            }
-            Some(other) => {
+        M2mAuth::from_config(&parse_auth(auth)?)
+    }
+
+    /// The machine-to-machine part of an `auth` block the OAuth client read.
+    pub fn from_config(config: &AuthConfig) -> Result<Option<M2mAuth>, String> {
+        let map = &config.raw;
+        let grant = match config.grant.as_str() {
+            "authorization_code" => return Ok(None),
+            "client_credentials" => Grant::ClientCredentials,
+            "jwt_bearer" | super::form::JWT_BEARER => Grant::JwtBearer(assertion(map)?),
+            other => {
                 return Err(format!(
                     "\"auth.grant\" must be \"authorization_code\", \"client_credentials\" or \"jwt_bearer\", got \"{other}\""
                 ))
             }
         };
-        let auth_method = text(map, "tokenEndpointAuthMethod")?;
-        if let Some(method) = &auth_method {
-            if !AUTH_METHODS.contains(&method.as_str()) {
-                return Err(format!(
-                    "\"auth.tokenEndpointAuthMethod\" must be one of {}, got \"{method}\"",
-                    AUTH_METHODS.join(", ")
-                ));
-            }
-        }
         let private_key = match map.get("privateKey") {
             None | Some(Value::Null) => None,
             Some(value) => {
@@ -133,11 +119,11 @@ impl M2mAuth {
         };
         let auth = M2mAuth {
             grant,
-            client_id: text(map, "clientId")?,
-            client_secret: text(map, "clientSecret")?,
+            client_id: config.client_id.clone().filter(|s| !s.is_empty()),
+            client_secret: config.client_secret.clone().filter(|s| !s.is_empty()),
             private_key,
-            auth_method,
-            scope: text(map, "scope")?,
+            auth_method: config.token_endpoint_auth_method.clone(),
+            scope: config.scope.clone(),
         };
         auth.check()?;
         Ok(Some(auth))
@@ -146,10 +132,10 @@ impl M2mAuth {
     /// Refuses the combinations that cannot authenticate, naming the missing key.
     fn check(&self) -> Result<(), String> {
         let method = self.auth_method.as_deref();
+        if self.client_id.is_none() {
+            return Err("a machine-to-machine grant needs \"auth.clientId\"".into());
+        }
         if self.grant == Grant::ClientCredentials {
-            if self.client_id.is_none() {
-                return Err("the client_credentials grant needs \"auth.clientId\"".into());
-            }
             if self.private_key.is_none() && self.client_secret.is_none() {
                 return Err("the client_credentials grant needs \"auth.clientSecret\" or \"auth.privateKey\"".into());
             }
@@ -163,9 +149,6 @@ impl M2mAuth {
                     "\"auth.tokenEndpointAuthMethod\" {} needs \"auth.clientSecret\"",
                     method.unwrap_or_default()
                 ))
-            }
-            Some(_) if self.client_id.is_none() => {
-                Err("\"auth.tokenEndpointAuthMethod\" needs \"auth.clientId\"".into())
             }
             _ => Ok(()),
         }

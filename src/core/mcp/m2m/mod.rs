@@ -6,10 +6,10 @@
 //! the host's [`sign::Signer`] (WebCrypto in JS): no cryptography is compiled into the module.
 //!
 //! ```
-//! # use toolnexus::core::mcp::m2m::form::{ClientAuth, TokenRequest};
+//! # use toolnexus::core::mcp::m2m::form::TokenRequest;
 //! let request = TokenRequest::client_credentials("https://as/token", None, Some("https://rs/mcp"))
-//!     .authenticated(&ClientAuth::Post { id: "app".into(), secret: "s".into() });
-//! assert!(request.body().ends_with("&client_id=app&client_secret=s"));
+//!     .with_assertion("h.c.s");
+//! assert_eq!(request.param("client_assertion"), Some("h.c.s"));
 //! ```
 
 pub mod config;
@@ -18,4 +18,4 @@ pub mod flow;
 pub mod form;
 pub mod jwt;
 pub mod sign;
-pub mod token;
+
