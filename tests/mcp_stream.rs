@@ -235,6 +235,7 @@ fn the_standalone_stream_answers_elicitations_with_defaults_and_refreshes_tools_
     let before = run_spawning(&clock, move |spawn| async move {
         let host = toolnexus::core::mcp::McpHost {
             spawn: Some(spawn),
+            token_store: None,
             ..base
         };
         let source = load(&entries, &host).await;
@@ -292,6 +293,7 @@ fn a_server_that_refuses_the_get_stream_loads_as_before() {
     let names = run_spawning(&clock, move |spawn| async move {
         let host = toolnexus::core::mcp::McpHost {
             spawn: Some(spawn),
+            token_store: None,
             ..base
         };
         let source = load(&entries, &host).await;

@@ -155,6 +155,7 @@ fn host(options: &JsValue, wait_for: Option<Rc<dyn WaitFor>>) -> Result<McpHost,
         env,
         wait_for,
         spawn: Some(Rc::new(super::agents_host::LocalSpawn)),
+        token_store: super::mcp_auth::token_store(options, "createToolkit")?,
     })
 }
 
@@ -182,7 +183,7 @@ pub fn plan(options: &JsValue) -> Result<Option<McpPlan>, JsValue> {
     }))
 }
 
-/// `{server: "connected" | "disabled" | "failed"}` in config order.
+/// `{server: "connected" | "disabled" | "failed" | "pending"}` in config order.
 pub fn status_object(servers: &[ServerState]) -> Result<JsValue, JsValue> {
     let map: Map<String, Value> = servers
         .iter()
@@ -294,13 +295,13 @@ impl McpSourceHandle {
     /// `{server: "connected" | "disabled" | "failed"}` in config order.
     #[wasm_bindgen(getter, unchecked_return_type = "Record<string, McpStatus>")]
     pub fn status(&self) -> Result<JsValue, JsValue> {
-        status_object(&self.source.servers)
+        status_object(&self.source.states())
     }
 
     /// `{server: why it failed}` for every failed server.
     #[wasm_bindgen(getter, unchecked_return_type = "Record<string, string>")]
     pub fn errors(&self) -> Result<JsValue, JsValue> {
-        errors_object(&self.source.servers)
+        errors_object(&self.source.states())
     }
 
     /// Ends every session (a DELETE for remote servers, stopping local ones).

@@ -30,6 +30,8 @@ pub mod http;
 #[cfg(feature = "full")]
 pub mod mcp;
 #[cfg(feature = "full")]
+pub mod mcp_auth;
+#[cfg(feature = "full")]
 pub mod mcp_deno;
 #[cfg(feature = "full")]
 pub mod mcp_http;

@@ -246,12 +246,52 @@ impl ToolkitHandle {
         self.state.kit.skills_prompt()
     }
 
-    /// Each MCP server's status: `"connected" | "disabled" | "failed"`.
+    /// Each MCP server's status: `"connected" | "disabled" | "failed" | "pending"` (waiting
+    /// for a sign-in: [`mcpPending`](Self::mcp_pending)).
     #[wasm_bindgen(js_name = mcpStatus, unchecked_return_type = "Record<string, McpStatus>")]
     pub fn mcp_status(&self) -> Result<JsValue, JsValue> {
         match &self.state.mcp {
             Some(mcp) => sources::mcp_status(mcp),
             None => Ok(js_sys::Object::new().into()),
+        }
+    }
+
+    /// The sign-in Requests (SPEC §10, kind `"authorization"`) of the MCP servers whose status
+    /// is `"pending"`: OAuth servers made without `waitFor`. Send the person to `request.url`;
+    /// after the redirect, hand what it came back to to [`mcpResume`](Self::mcp_resume).
+    ///
+    /// ```js
+    /// const [request] = toolkit.mcpPending() // { id: "oauth-…", kind: "authorization", url: "https://as/authorize?…", … }
+    /// ```
+    #[wasm_bindgen(js_name = mcpPending, unchecked_return_type = "Request[]")]
+    pub fn mcp_pending(&self) -> Result<JsValue, JsValue> {
+        match &self.state.mcp {
+            Some(mcp) => sources::mcp_pending(mcp),
+            None => Ok(js_sys::Array::new().into()),
+        }
+    }
+
+    /// Finishes a pending MCP sign-in: `answer` is `{id, ok: true, data: {url}}` with `url` the
+    /// whole URL the authorization server redirected to. The state (and `iss`) is checked, the
+    /// code exchanged once, the tokens kept in the `tokenStore`, and the server connected: its
+    /// tools join the toolkit. Resolves with the server's new status (`"connected"`, or
+    /// `"failed"` with the reason in `mcpErrors()`); an answer to no pending sign-in rejects
+    /// (`invalid_argument`).
+    ///
+    /// ```js
+    /// await toolkit.mcpResume({ id: request.id, ok: true, data: { url: location.href } }) // "connected"
+    /// ```
+    #[wasm_bindgen(js_name = mcpResume, unchecked_return_type = "Promise<McpStatus>")]
+    pub fn mcp_resume(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Answer")] answer: JsValue,
+    ) -> js_sys::Promise {
+        match &self.state.mcp {
+            Some(mcp) => sources::mcp_resume(mcp, &answer),
+            None => js_sys::Promise::reject(&super::convert::js_error(
+                "invalid_argument",
+                "mcpResume: this toolkit has no MCP servers",
+            )),
         }
     }
 

@@ -84,12 +84,38 @@ pub fn mcp_tools(mcp: &Mcp) -> Vec<SharedTool> {
 
 /// `{server: status}`.
 pub fn mcp_status(mcp: &Mcp) -> Result<JsValue, JsValue> {
-    super::mcp::status_object(&mcp.servers)
+    super::mcp::status_object(&mcp.states())
 }
 
 /// `{server: why it failed}`.
 pub fn mcp_errors(mcp: &Mcp) -> Result<JsValue, JsValue> {
-    super::mcp::errors_object(&mcp.servers)
+    super::mcp::errors_object(&mcp.states())
+}
+
+/// The sign-in Requests of the servers waiting for one.
+pub fn mcp_pending(mcp: &Mcp) -> Result<JsValue, JsValue> {
+    let requests: Vec<Value> = mcp
+        .pending()
+        .iter()
+        .map(crate::core::json::record::Record::to_json_value)
+        .collect();
+    super::convert::from_json(&Value::Array(requests))
+}
+
+/// Finishes a pending sign-in with `answer`; resolves with the server's new status.
+pub fn mcp_resume(mcp: &Mcp, answer: &JsValue) -> js_sys::Promise {
+    let refuse =
+        |why: &str| super::convert::js_error("invalid_argument", &format!("mcpResume: {why}"));
+    let resumed = match super::convert::to_json(answer) {
+        Ok(answer @ Value::Object(_)) => Ok(mcp.resume(answer)),
+        _ => Err(refuse(
+            "the answer must be an Answer object ({id, ok, data: {url}})",
+        )),
+    };
+    crate::js::promise::promise(async move {
+        let state = resumed?.await.map_err(|why| refuse(&why))?;
+        Ok(JsValue::from_str(state.status.as_str()))
+    })
 }
 
 /// Calls `f` with a server's old and new tools each time its tool list changed.

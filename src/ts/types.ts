@@ -78,6 +78,45 @@ export interface McpRemoteServerInput extends McpServerCommon {
   type?: "remote" | "http" | "streamable-http" | "sse"
   url: string
   headers?: Record<string, string>
+  /** How to sign in when the server answers 401 (OAuth 2.1; see docs/mcp-client.md). Ignored when `headers` has an `Authorization`. */
+  auth?: McpAuthConfig
+}
+
+/**
+ * OAuth for a remote MCP server. The library does discovery (RFC 9728, RFC 8414), client
+ * registration, PKCE and the token exchange; the one step left to the host is the sign-in
+ * page, a §10 Request of kind `"authorization"` (answered by `waitFor`, or pending in
+ * `toolkit.mcpPending()` until `toolkit.mcpResume(answer)`).
+ */
+export interface McpAuthConfig {
+  /** Where the sign-in comes back to (the authorization-code grant needs it). */
+  redirectUrl?: string
+  /** A pre-registered client. */
+  clientId?: string
+  /** The pre-registered client's secret; `${ENV_VAR}` expands from `env`. */
+  clientSecret?: string
+  /** A Client ID Metadata Document (an https URL): the client id where the authorization server supports them. */
+  clientMetadataUrl?: string
+  /** The client name sent with dynamic registration (RFC 7591). */
+  clientName?: string
+  /** Overrides the scope discovery picks. */
+  scope?: string
+  /** How the client authenticates at the token endpoint (default: from registration and the server's metadata). */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none" | "private_key_jwt"
+  /** The grant (default `"authorization_code"`). */
+  grant?: "authorization_code" | "client_credentials" | (string & {})
+  [key: string]: unknown
+}
+
+/**
+ * Where OAuth keeps tokens (per issuer and resource), registered clients (per issuer) and the
+ * sign-ins waiting for their redirect (per `state`), as JSON text. Methods may be sync or
+ * async. Default: memory.
+ */
+export interface TokenStore {
+  get(key: string): Promise<string | undefined> | string | undefined
+  set(key: string, value: string): Promise<void> | void
+  delete(key: string): Promise<void> | void
 }
 
 /** A local server over stdio (Node and Deno only). */
@@ -336,8 +375,14 @@ export interface ToolkitOptions extends CoreToolkitOptions {
    * card cannot be had is a console warning and `"failed"` in `agentStatus()`; the others load.
    */
   agents?: Agent[]
-  /** Answers MCP elicitations (form → `kind: "input"`, URL → `kind: "authorization"`); without it they are not advertised. */
+  /**
+   * Answers MCP elicitations (form → `kind: "input"`, URL → `kind: "authorization"`; without it
+   * they are not advertised) and MCP sign-ins (`kind: "authorization"`, answered with
+   * `data: {url}`, the URL the sign-in redirected to; without it the server is `"pending"`).
+   */
   waitFor?: (request: Request) => Answer | Promise<Answer>
+  /** Where MCP OAuth keeps tokens, clients and pending sign-ins (default: memory). */
+  tokenStore?: TokenStore
   /**
    * Variables for `${ENV_VAR}` in MCP and A2A header values, and the base environment of local
    * servers. Default: `process.env` / `Deno.env` where the runtime has one.

@@ -64,6 +64,7 @@ pub fn host(http: Option<Rc<dyn Http>>, clock: Rc<dyn Clock>) -> McpHost {
         env: Rc::new(|name: &str| (name == "TOKEN").then(|| "s3cret-value".to_owned())),
         wait_for: None,
         spawn: None,
+        token_store: None,
     }
 }
 

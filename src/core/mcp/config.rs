@@ -43,6 +43,9 @@ pub struct ServerConfig {
     pub timeout_ms: f64,
     /// The per-server tool filter, keyed on the server's own tool names, in config order.
     pub tools: Vec<(String, bool)>,
+    /// A remote server's `auth` block (OAuth); a remote server without one still signs in
+    /// when it answers 401, and fails naming `auth.redirectUrl` when that is needed.
+    pub auth: Option<super::auth::config::AuthConfig>,
 }
 
 /// One entry of the server map.
@@ -132,10 +135,15 @@ fn server(value: &Value) -> Result<ServerConfig, String> {
                 )
             })?,
     };
+    let auth = match map.get("auth") {
+        None | Some(Value::Null) => None,
+        Some(block) => Some(super::auth::config::parse_auth(block)?),
+    };
     Ok(ServerConfig {
         endpoint: endpoint(map)?,
         timeout_ms,
         tools: bool_map(map, "tools")?,
+        auth,
     })
 }
 

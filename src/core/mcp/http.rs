@@ -14,6 +14,7 @@ use super::http_read::{clip, http_error, next_bytes, read_all};
 use super::transport::{reply, McpError, ServerRequests, Transport};
 use futures_util::future::select;
 
+use super::auth::Authorizer;
 use crate::core::agents::signal::TurnAbort;
 use crate::core::host::{Clock, HeadedResponse, Http, HttpRequest, LocalBoxFuture, Signal, Spawn};
 
@@ -46,6 +47,7 @@ pub struct StreamableHttp {
     session: Rc<RefCell<Session>>,
     clock: Option<Rc<dyn Clock>>,
     spawn: Option<Rc<dyn Spawn>>,
+    auth: Option<Rc<Authorizer>>,
 }
 
 impl StreamableHttp {
@@ -62,7 +64,15 @@ impl StreamableHttp {
             session: Rc::default(),
             clock: None,
             spawn: None,
+            auth: None,
         }
+    }
+
+    /// Sends the authorizer's bearer token on every request, and reports a 401 (or a 403
+    /// `insufficient_scope`) as [`McpError::Unauthorized`] for the session to answer.
+    pub fn with_auth(mut self, auth: Rc<Authorizer>) -> Self {
+        self.auth = Some(auth);
+        self
     }
 
     /// Lets the transport keep the standalone GET stream open in the background (without it,
@@ -91,6 +101,7 @@ impl StreamableHttp {
             session: self.session.clone(),
             clock: self.clock.clone(),
             spawn: self.spawn.clone(),
+            auth: self.auth.clone(),
         }
     }
 }
@@ -104,6 +115,17 @@ impl Drop for StreamableHttp {
     }
 }
 
+/// The `WWW-Authenticate` value of a response that asks for authorization: a 401, or a 403
+/// whose error is `insufficient_scope` (a step-up).
+fn challenge_of(response: &HeadedResponse) -> Option<String> {
+    let header = response.header("www-authenticate").unwrap_or("").to_owned();
+    match response.status {
+        401 => Some(header),
+        403 if crate::core::text::find(&header, "insufficient_scope").is_some() => Some(header),
+        _ => None,
+    }
+}
+
 /// What a request future needs after the transport method returned.
 #[derive(Clone)]
 pub(super) struct Poster {
@@ -113,6 +135,7 @@ pub(super) struct Poster {
     pub(super) session: Rc<RefCell<Session>>,
     pub(super) clock: Option<Rc<dyn Clock>>,
     pub(super) spawn: Option<Rc<dyn Spawn>>,
+    auth: Option<Rc<Authorizer>>,
 }
 
 impl Poster {
@@ -132,6 +155,9 @@ impl Poster {
                 "accept".into(),
                 "application/json, text/event-stream".into(),
             ));
+        }
+        if let Some(bearer) = self.auth.as_ref().and_then(|a| a.header()) {
+            headers.push(("authorization".into(), bearer));
         }
         let session = self.session.borrow();
         if let Some(id) = &session.id {
@@ -157,6 +183,9 @@ impl Poster {
         signal: Option<Signal>,
     ) -> Result<HeadedResponse, McpError> {
         let had_session = self.session.borrow().id.is_some();
+        if let Some(auth) = &self.auth {
+            auth.fresh().await;
+        }
         let request = self.request(
             "POST",
             Some(crate::core::json::text::to_text(message)),
@@ -177,6 +206,9 @@ impl Poster {
             return Err(McpError::SessionExpired);
         }
         let status = response.status;
+        if let Some(challenge) = self.auth.as_ref().and_then(|_| challenge_of(&response)) {
+            return Err(McpError::Unauthorized { status, challenge });
+        }
         let body = read_all(response).await.unwrap_or_default();
         Err(McpError::Status {
             status,

@@ -8,6 +8,9 @@ use futures_util::future::join_all;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
+use super::auth::fetch::Exchange;
+use super::auth::store::MemoryTokenStore;
+use super::auth::Authorizer;
 use super::config::{expand_env, Endpoint, ServerConfig, ServerEntry};
 use super::elicit::Elicitation;
 use super::http::StreamableHttp;
@@ -15,10 +18,13 @@ use super::process::{Process, SpawnSpec};
 use super::session::{bounded, Session};
 use super::stdio::Stdio;
 use super::tool::{filter, McpTool, Redactor};
+use super::transport::McpError;
 use super::transport::Transport;
 use crate::core::client::hooks::WaitFor;
+use crate::core::host::TokenStore;
 use crate::core::host::{Clock, Http, LocalBoxFuture, Spawn};
 use crate::core::tool::SharedTool;
+use crate::core::types::Request;
 
 /// Reads one environment variable.
 pub type EnvLookup = Rc<dyn Fn(&str) -> Option<String>>;
@@ -39,6 +45,9 @@ pub struct McpHost {
     /// Runs background work: the standalone GET stream of remote servers and the re-listing
     /// on `list_changed`; without it neither happens.
     pub spawn: Option<Rc<dyn Spawn>>,
+    /// Where OAuth keeps tokens, registered clients and pending sign-ins (the `tokenStore`
+    /// option); `None`: one in memory per load.
+    pub token_store: Option<Rc<dyn TokenStore>>,
 }
 
 pub use crate::core::toolkit::ToolsChanged;
@@ -52,15 +61,19 @@ pub enum Status {
     Disabled,
     /// Could not be used; see the reason.
     Failed,
+    /// Waits for a sign-in (OAuth without `waitFor`): its Request is in
+    /// [`ServerState::pending`], [`McpSource::resume`] finishes it.
+    Pending,
 }
 
 impl Status {
-    /// `"connected" | "disabled" | "failed"`.
+    /// `"connected" | "disabled" | "failed" | "pending"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Connected => "connected",
             Status::Disabled => "disabled",
             Status::Failed => "failed",
+            Status::Pending => "pending",
         }
     }
 }
@@ -76,6 +89,8 @@ pub struct ServerState {
     pub error: Option<String>,
     /// Every tool it listed, unfiltered, as the server sent them.
     pub listed: Vec<Value>,
+    /// The sign-in it waits for, when `Pending`.
+    pub pending: Option<Request>,
 }
 
 /// The MCP source of a toolkit: its tools, every server's state, and the open sessions.
@@ -87,9 +102,21 @@ pub struct McpSource {
     pub servers: Vec<ServerState>,
     /// Filter names that matched nothing, failed servers, skipped tool entries.
     pub warnings: Vec<String>,
-    sessions: Vec<Rc<Session>>,
+    sessions: Rc<RefCell<Vec<Rc<Session>>>>,
     clock: Option<Rc<dyn Clock>>,
     watchers: Rc<RefCell<Vec<ToolsChanged>>>,
+    /// The servers waiting for a sign-in, for `resume`.
+    waiting: Rc<RefCell<Vec<Waiting>>>,
+    /// States changed since loading (a resumed sign-in), by server.
+    later: Rc<RefCell<Vec<ServerState>>>,
+}
+
+/// A server waiting for a sign-in.
+struct Waiting {
+    request: Request,
+    config: ServerConfig,
+    host: McpHost,
+    auth: Rc<Authorizer>,
 }
 
 impl McpSource {
@@ -102,7 +129,109 @@ impl McpSource {
     /// Ends every session (a DELETE for HTTP, killing the process for stdio), each within
     /// its server's timeout.
     pub fn close(&self) -> LocalBoxFuture<'static, ()> {
-        close_all(self.sessions.clone(), self.clock.clone())
+        close_all(self.sessions.borrow().clone(), self.clock.clone())
+    }
+
+    /// Every server's state now: as loaded, with the sign-ins resumed since.
+    pub fn states(&self) -> Vec<ServerState> {
+        let later = self.later.borrow();
+        self.servers
+            .iter()
+            .map(|s| later.iter().find(|l| l.name == s.name).unwrap_or(s).clone())
+            .collect()
+    }
+
+    /// The sign-in Requests the servers wait for (status `pending`).
+    pub fn pending(&self) -> Vec<Request> {
+        self.waiting
+            .borrow()
+            .iter()
+            .map(|w| w.request.clone())
+            .collect()
+    }
+
+    /// Finishes a pending sign-in with the host's Answer (`{id, ok, data: {url}}`): the
+    /// redirect checked (state, `iss`), the code exchanged once, the server connected and
+    /// its tools handed to the watchers (the toolkit adds them). Resolves with the server's
+    /// new state; an Answer for no pending sign-in is an error.
+    pub fn resume(&self, answer: Value) -> LocalBoxFuture<'static, Result<ServerState, String>> {
+        let id = answer
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let found = {
+            let mut waiting = self.waiting.borrow_mut();
+            let at = waiting.iter().position(|w| w.request.id == id);
+            at.map(|at| waiting.remove(at))
+        };
+        let Some(waiting) = found else {
+            return Box::pin(async move {
+                Err(format!(
+                    "no MCP server waits for a sign-in with request id \"{id}\""
+                ))
+            });
+        };
+        let watchers = self.watchers.clone();
+        let later = self.later.clone();
+        let sessions = self.sessions.clone();
+        let queue = self.waiting.clone();
+        Box::pin(async move {
+            let name = waiting.auth.server().to_owned();
+            let mut state = match waiting.auth.resume(&waiting.request, &answer).await {
+                Err(why) => state_of(
+                    &name,
+                    Status::Failed,
+                    Some(format!("authorization failed: {why}")),
+                ),
+                Ok(()) => {
+                    let wait_for = waiting.host.wait_for.clone();
+                    let connected = connect(
+                        &waiting.config,
+                        &waiting.host,
+                        wait_for,
+                        true,
+                        Some(waiting.auth.clone()),
+                    )
+                    .await;
+                    match connected {
+                        Ok(connected) => {
+                            let mut warnings = Vec::new();
+                            let kept = filter(
+                                &name,
+                                connected.listed.clone(),
+                                &waiting.config.tools,
+                                &mut warnings,
+                            );
+                            let tools = server_tools(&name, &kept, &connected, &mut warnings);
+                            let watchers = watchers.borrow().clone();
+                            for watcher in watchers {
+                                watcher(&[], &tools);
+                            }
+                            sessions.borrow_mut().push(connected.session);
+                            let mut ok = state_of(&name, Status::Connected, None);
+                            ok.listed = connected.listed;
+                            ok
+                        }
+                        Err(Failure::Failed(why)) => state_of(&name, Status::Failed, Some(why)),
+                        Err(Failure::Pending(request)) => {
+                            let mut pending = state_of(&name, Status::Pending, None);
+                            pending.pending = Some((*request).clone());
+                            queue.borrow_mut().push(Waiting {
+                                request: *request,
+                                ..waiting
+                            });
+                            pending
+                        }
+                    }
+                }
+            };
+            let mut later = later.borrow_mut();
+            later.retain(|s| s.name != name);
+            later.push(state.clone());
+            state.listed.shrink_to_fit();
+            Ok(state)
+        })
     }
 }
 
@@ -144,9 +273,57 @@ struct Connected {
     redactor: Rc<Redactor>,
 }
 
+/// Why a server did not connect.
+enum Failure {
+    /// The reason (secrets redacted).
+    Failed(String),
+    /// A sign-in waits for the host.
+    Pending(Box<Request>),
+}
+
+/// The OAuth authorizer of a remote server that does not send its own `Authorization` header.
+fn authorizer(
+    name: &str,
+    config: &ServerConfig,
+    host: &McpHost,
+    store: &Rc<dyn TokenStore>,
+) -> Option<Rc<Authorizer>> {
+    let Endpoint::Remote { url, headers } = &config.endpoint else {
+        return None;
+    };
+    let http = host.http.clone()?;
+    if headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+    {
+        return None;
+    }
+    let mut auth = config.auth.clone().unwrap_or_default();
+    if auth.grant.is_empty() {
+        auth.grant = "authorization_code".into();
+    }
+    auth.client_secret = auth
+        .client_secret
+        .map(|s| expand_env(&s, host.env.as_ref()));
+    let exchange = Exchange {
+        http,
+        clock: host.clock.clone(),
+        timeout_ms: config.timeout_ms,
+    };
+    Some(Rc::new(Authorizer::new(
+        name,
+        url,
+        auth,
+        exchange,
+        store.clone(),
+        host.wait_for.clone(),
+    )))
+}
+
 fn transport(
     config: &ServerConfig,
     host: &McpHost,
+    auth: Option<Rc<Authorizer>>,
 ) -> Result<(Rc<dyn Transport>, Redactor), String> {
     match &config.endpoint {
         Endpoint::Remote { url, headers } => {
@@ -169,6 +346,10 @@ fn transport(
                 StreamableHttp::new(http, url.clone(), headers).with_clock(host.clock.clone());
             if let Some(spawn) = &host.spawn {
                 transport = transport.with_spawn(spawn.clone());
+            }
+            if let Some(auth) = auth {
+                secrets.extend(auth.secrets());
+                transport = transport.with_auth(auth);
             }
             Ok((Rc::new(transport), Redactor::new(secrets)))
         }
@@ -201,15 +382,19 @@ async fn connect(
     host: &McpHost,
     wait_for: Option<Rc<dyn WaitFor>>,
     listen: bool,
-) -> Result<Connected, String> {
-    let (transport, redactor) = transport(config, host)?;
+    auth: Option<Rc<Authorizer>>,
+) -> Result<Connected, Failure> {
+    let (transport, redactor) = transport(config, host, auth.clone()).map_err(Failure::Failed)?;
     let elicitation = Elicitation::new(wait_for, host.clock.clone());
-    let session = Rc::new(Session::new(
-        transport,
-        elicitation,
-        host.clock.clone(),
-        config.timeout_ms,
-    ));
+    let session = Rc::new(
+        Session::new(
+            transport,
+            elicitation,
+            host.clock.clone(),
+            config.timeout_ms,
+        )
+        .with_auth(auth.clone()),
+    );
     session.set_listen(listen);
     let listed = match session.initialize().await {
         Ok(()) => session.list_tools().await,
@@ -221,19 +406,28 @@ async fn connect(
             listed,
             redactor: Rc::new(redactor),
         }),
+        Err(McpError::AuthPending(request)) => {
+            close_all(vec![session], Some(host.clock.clone())).await;
+            Err(Failure::Pending(request))
+        }
         Err(error) => {
             close_all(vec![session], Some(host.clock.clone())).await;
-            Err(redactor.apply(&error.to_string()))
+            let mut why = redactor.apply(&error.to_string());
+            if let Some(auth) = &auth {
+                why = Redactor::new(auth.secrets()).apply(&why);
+            }
+            Err(Failure::Failed(why))
         }
     }
 }
 
-fn state(name: &str, status: Status, error: Option<String>) -> ServerState {
+fn state_of(name: &str, status: Status, error: Option<String>) -> ServerState {
     ServerState {
         name: name.to_owned(),
         status,
         error,
         listed: Vec::new(),
+        pending: None,
     }
 }
 
@@ -242,23 +436,48 @@ async fn connect_all(
     entries: &[ServerEntry],
     host: &McpHost,
     elicit: bool,
-) -> Vec<(ServerState, Option<Connected>)> {
+) -> Vec<(ServerState, Option<Connected>, Option<Waiting>)> {
+    let store: Rc<dyn TokenStore> = host
+        .token_store
+        .clone()
+        .unwrap_or_else(|| Rc::new(MemoryTokenStore::default()));
+    let store = &store;
     join_all(entries.iter().map(|entry| async move {
         if !entry.enabled {
-            return (state(&entry.name, Status::Disabled, None), None);
+            return (state_of(&entry.name, Status::Disabled, None), None, None);
         }
         let config = match &entry.config {
             Ok(config) => config,
-            Err(why) => return (state(&entry.name, Status::Failed, Some(why.clone())), None),
+            Err(why) => {
+                return (
+                    state_of(&entry.name, Status::Failed, Some(why.clone())),
+                    None,
+                    None,
+                )
+            }
         };
         let wait_for = host.wait_for.clone().filter(|_| elicit);
-        match connect(config, host, wait_for, elicit).await {
+        let auth = authorizer(&entry.name, config, host, store);
+        match connect(config, host, wait_for, elicit, auth.clone()).await {
             Ok(connected) => {
-                let mut ok = state(&entry.name, Status::Connected, None);
+                let mut ok = state_of(&entry.name, Status::Connected, None);
                 ok.listed = connected.listed.clone();
-                (ok, Some(connected))
+                (ok, Some(connected), None)
             }
-            Err(why) => (state(&entry.name, Status::Failed, Some(why)), None),
+            Err(Failure::Failed(why)) => {
+                (state_of(&entry.name, Status::Failed, Some(why)), None, None)
+            }
+            Err(Failure::Pending(request)) => {
+                let mut pending = state_of(&entry.name, Status::Pending, None);
+                pending.pending = Some((*request).clone());
+                let waiting = auth.map(|auth| Waiting {
+                    request: *request,
+                    config: config.clone(),
+                    host: host.clone(),
+                    auth,
+                });
+                (pending, None, waiting)
+            }
         }
     }))
     .await
@@ -270,11 +489,14 @@ pub async fn load(entries: &[ServerEntry], host: &McpHost) -> McpSource {
         clock: Some(host.clock.clone()),
         ..McpSource::default()
     };
-    for ((state, connected), entry) in connect_all(entries, host, true)
+    for ((state, connected, waiting), entry) in connect_all(entries, host, true)
         .await
         .into_iter()
         .zip(entries)
     {
+        if let Some(waiting) = waiting {
+            source.waiting.borrow_mut().push(waiting);
+        }
         if let Some(why) = &state.error {
             source
                 .warnings
@@ -303,7 +525,7 @@ pub async fn load(entries: &[ServerEntry], host: &McpHost) -> McpSource {
                     spawn.spawn(Box::pin(refresh.clone().run()));
                 }));
             }
-            source.sessions.push(connected.session);
+            source.sessions.borrow_mut().push(connected.session);
         }
         source.servers.push(state);
     }
@@ -376,8 +598,8 @@ pub async fn inventory(entries: &[ServerEntry], host: &McpHost) -> Vec<ServerSta
     let all = connect_all(entries, host, false).await;
     let sessions = all
         .iter()
-        .filter_map(|(_, c)| c.as_ref().map(|c| c.session.clone()))
+        .filter_map(|(_, c, _)| c.as_ref().map(|c| c.session.clone()))
         .collect();
     close_all(sessions, Some(host.clock.clone())).await;
-    all.into_iter().map(|(state, _)| state).collect()
+    all.into_iter().map(|(state, _, _)| state).collect()
 }

@@ -11,6 +11,7 @@ use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::rc::Rc;
 
+use super::auth::{AuthFailure, Authorizer};
 use super::dispatch::{Deadline, Dispatch};
 use super::elicit::Elicitation;
 use super::jsonrpc;
@@ -94,7 +95,12 @@ pub struct Session {
     timeout_ms: f64,
     next_id: Cell<u64>,
     server_capabilities: RefCell<Value>,
+    auth: Option<Rc<Authorizer>>,
 }
+
+/// Most sign-ins (or token refreshes) one request may cause before its refusal stands: a
+/// server that keeps answering 403 `insufficient_scope` is not asked forever.
+pub const MAX_AUTHORIZATIONS: usize = 3;
 
 impl Session {
     /// A session that is not initialized yet.
@@ -114,7 +120,15 @@ impl Session {
             timeout_ms,
             next_id: Cell::new(0),
             server_capabilities: RefCell::new(Value::Null),
+            auth: None,
         }
+    }
+
+    /// Answers the server's 401s and 403 `insufficient_scope` with `auth` (OAuth), then sends
+    /// the request again, up to [`MAX_AUTHORIZATIONS`] times per request.
+    pub fn with_auth(mut self, auth: Option<Rc<Authorizer>>) -> Self {
+        self.auth = auth;
+        self
     }
 
     /// Whether `initialize` opens the stream of the server's own messages (on by default; a
@@ -134,6 +148,52 @@ impl Session {
     }
 
     async fn call(
+        &self,
+        method: &str,
+        params: Value,
+        signal: Option<Signal>,
+        ms: f64,
+    ) -> Result<Value, McpError> {
+        let mut authorized = 0;
+        loop {
+            let outcome = self
+                .call_once(method, params.clone(), signal.clone(), ms)
+                .await;
+            let Err(McpError::Unauthorized { status, challenge }) = outcome else {
+                return outcome;
+            };
+            let Some(auth) = &self.auth else {
+                return Err(McpError::Status {
+                    status,
+                    body: String::new(),
+                });
+            };
+            if authorized == MAX_AUTHORIZATIONS {
+                return Err(McpError::Auth(format!(
+                    "the server still answers HTTP {status} to {method} after {MAX_AUTHORIZATIONS} authorizations; giving up"
+                )));
+            }
+            authorized += 1;
+            let authorizing = auth.challenged(status, &challenge);
+            let outcome = match &signal {
+                Some(signal) => {
+                    let stop = signal.wait();
+                    match select(Box::pin(authorizing), stop).await {
+                        Either::Left((outcome, _)) => outcome,
+                        Either::Right(_) => return Err(McpError::Aborted(signal.reason())),
+                    }
+                }
+                None => authorizing.await,
+            };
+            match outcome {
+                Ok(()) => {}
+                Err(AuthFailure::Failed(why)) => return Err(McpError::Auth(why)),
+                Err(AuthFailure::Pending(request)) => return Err(McpError::AuthPending(request)),
+            }
+        }
+    }
+
+    async fn call_once(
         &self,
         method: &str,
         mut params: Value,

@@ -40,6 +40,23 @@ pub enum McpError {
     /// The caller's signal fired.
     #[error("aborted{}", if .0.is_empty() { String::new() } else { format!(": {}", .0) })]
     Aborted(String),
+    /// The server asks for (more) authorization: HTTP 401, or 403 `insufficient_scope`, with
+    /// its `WWW-Authenticate` value; the session runs OAuth and sends the request again.
+    #[error("HTTP {status}: the server asks for authorization")]
+    Unauthorized {
+        /// 401 or 403.
+        status: u16,
+        /// The `WWW-Authenticate` header value (empty when absent).
+        challenge: String,
+    },
+    /// OAuth could not give a token; the reason (never a secret).
+    #[error("authorization failed: {0}")]
+    Auth(String),
+    /// The sign-in waits for the host (no `waitFor`): its §10 Request.
+    #[error(
+        "waiting for the sign-in at the authorization server (a pending authorization request)"
+    )]
+    AuthPending(Box<crate::core::types::Request>),
 }
 
 /// Answers the requests a server sends us in the middle of ours (`elicitation/create`,

@@ -25,7 +25,7 @@ import { inProcessWith } from "../../js/in-process.js"
 import { decoratorsWith } from "../../js/decorate.js"
 import { checked, instantiate, whenInstantiated } from "./instance.js"
 import type {
-  Agent, AgentOptions, AgentStatus, AnthropicTool, AskOptions, ClassOf, AskResumeOptions, ClientOptions, ConversationOptions, ConversationStore, McpStatus, Message,
+  Agent, AgentOptions, AgentStatus, Answer, AnthropicTool, AskOptions, ClassOf, AskResumeOptions, ClientOptions, ConversationOptions, ConversationStore, McpStatus, Message,
   Prompt, ResumeOptions, RunOptions, RunResult, ToolContext, WasmSource, DefineToolOptions, GeminiTools, HttpToolOptions, InProcessOptions, JSONSchema,
   OpenAITool, PendingInput, RelayToolOptions, Request, StreamEvent, StreamOptions, ToolDecorator,
   ToolkitOptions, ToolLike, ToolResult, HandlerOptions, ServeHandle,
@@ -177,9 +177,28 @@ export interface Toolkit {
    */
   mcpErrors(): Record<string, string>
   /**
-   * Each MCP server's status: `"connected" | "disabled" | "failed"`.
+   * Each MCP server's status: `"connected" | "disabled" | "failed" | "pending"`.
    */
   mcpStatus(): Record<string, McpStatus>
+  /**
+   * The sign-in Requests (kind `"authorization"`) of the MCP servers that are `"pending"`
+   * (OAuth without `waitFor`): send the person to `request.url`.
+   *
+   * ```js
+   * const [request] = toolkit.mcpPending()
+   * ```
+   */
+  mcpPending(): Request[]
+  /**
+   * Finishes a pending MCP sign-in with `{id, ok: true, data: {url}}` (`url`: where the sign-in
+   * redirected to): state and `iss` checked, the code exchanged once, the server connected and
+   * its tools added. Resolves with the server's new status.
+   *
+   * ```js
+   * await toolkit.mcpResume({ id: request.id, ok: true, data: { url: location.href } }) // "connected"
+   * ```
+   */
+  mcpResume(answer: Answer): Promise<McpStatus>
   /**
    * Adds tools at run time; the first of a duplicate name wins (the later one is refused
    * with a console warning). Returns the toolkit.

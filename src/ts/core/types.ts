@@ -145,8 +145,8 @@ export interface AgentOptions {
 /** The state of one A2A agent in `agentStatus()`: `"failed"` when its card could not be had (the reason is in `agentErrors()`). */
 export type AgentStatus = "connected" | "failed"
 
-/** The state of one MCP server in `mcpStatus()`: `"disabled"` when its config turns it off, `"failed"` when it could not be used (the reason is in `mcpErrors()`). */
-export type McpStatus = "connected" | "disabled" | "failed"
+/** The state of one MCP server in `mcpStatus()`: `"disabled"` when its config turns it off, `"failed"` when it could not be used (the reason is in `mcpErrors()`), `"pending"` while it waits for a sign-in (`mcpPending()`). */
+export type McpStatus = "connected" | "disabled" | "failed" | "pending"
 
 /** One tool in the OpenAI function-calling shape, as `toOpenAI` writes it. */
 export interface OpenAITool {
