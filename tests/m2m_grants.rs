@@ -309,8 +309,15 @@ fn run(
         issuer: "https://as.example",
         metadata,
     };
-    block_on(obtain(&auth, server, RESOURCE, None, &exchange, Some(signer)))
-        .map(|(tokens, _)| tokens.access_token)
+    block_on(obtain(
+        &auth,
+        server,
+        RESOURCE,
+        None,
+        &exchange,
+        Some(signer),
+    ))
+    .map(|(tokens, _)| tokens.access_token)
 }
 
 // ---- JWT checks, independent of the core ----
@@ -363,12 +370,7 @@ fn ec_jwk() -> Value {
 fn private_key_jwt_assertion_verifies_with_the_public_key() {
     let endpoint = TokenEndpoint::new(vec![ok_token("cc-1")]);
     let auth = json!({"grant": "client_credentials", "clientId": "app-1", "privateKey": ec_jwk()});
-    let token = run(
-        auth,
-        &server(&["private_key_jwt"]),
-        &endpoint,
-        &RingSigner
-    );
+    let token = run(auth, &server(&["private_key_jwt"]), &endpoint, &RingSigner);
     assert_eq!(token.as_deref(), Ok("cc-1"));
     let seen = endpoint.seen();
     assert_eq!(seen.len(), 1);
@@ -542,28 +544,69 @@ fn enterprise_id_token_exchanged_for_an_id_jag_then_traded() {
 #[test]
 fn dpop_proofs_verify_with_their_own_public_key() {
     let dpop = block_on(Dpop::generate(&RingSigner)).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(dpop.jwk().get("d"), None, "proofs carry only the public key");
-    let first = block_on(dpop.proof(&RingSigner, "POST", "https://as.example/token?x=1#f", 1_800_000_000, None)).unwrap();
+    assert_eq!(
+        dpop.jwk().get("d"),
+        None,
+        "proofs carry only the public key"
+    );
+    let first = block_on(dpop.proof(
+        &RingSigner,
+        "POST",
+        "https://as.example/token?x=1#f",
+        1_800_000_000,
+        None,
+    ))
+    .unwrap();
     dpop.set_nonce("https://as.example/other", "n-1");
-    let second = block_on(dpop.proof(&RingSigner, "GET", "https://as.example/token", 1_800_000_001, Some("aGFzaA"))).unwrap();
-    let elsewhere = block_on(dpop.proof(&RingSigner, "POST", "https://rs.example/mcp", 1_800_000_002, None)).unwrap();
+    let second = block_on(dpop.proof(
+        &RingSigner,
+        "GET",
+        "https://as.example/token",
+        1_800_000_001,
+        Some("aGFzaA"),
+    ))
+    .unwrap();
+    let elsewhere = block_on(dpop.proof(
+        &RingSigner,
+        "POST",
+        "https://rs.example/mcp",
+        1_800_000_002,
+        None,
+    ))
+    .unwrap();
     let (first, second, elsewhere) = (split(&first), split(&second), split(&elsewhere));
     for proof in [&first, &second, &elsewhere] {
         assert_eq!(proof.header["typ"], "dpop+jwt");
         assert_eq!(proof.header["alg"], "ES256");
         assert_eq!(proof.header["jwk"], *dpop.jwk());
-        assert!(verify_es256(proof, &ec_public(&proof.header["jwk"])), "verifies with its own jwk");
+        assert!(
+            verify_es256(proof, &ec_public(&proof.header["jwk"])),
+            "verifies with its own jwk"
+        );
     }
     assert_eq!(first.claims["htm"], "POST");
-    assert_eq!(first.claims["htu"], "https://as.example/token", "no query or fragment");
+    assert_eq!(
+        first.claims["htu"], "https://as.example/token",
+        "no query or fragment"
+    );
     assert_eq!(first.claims["iat"], 1_800_000_000);
     assert_eq!(first.claims.get("nonce"), None);
     assert_eq!(first.claims.get("ath"), None);
     assert_eq!(second.claims["htm"], "GET");
-    assert_eq!(second.claims["nonce"], "n-1", "the nonce of the same origin");
+    assert_eq!(
+        second.claims["nonce"], "n-1",
+        "the nonce of the same origin"
+    );
     assert_eq!(second.claims["ath"], "aGFzaA");
-    assert_eq!(elsewhere.claims.get("nonce"), None, "another origin's nonce is not sent");
-    assert_ne!(first.claims["jti"], second.claims["jti"], "a fresh proof each time");
+    assert_eq!(
+        elsewhere.claims.get("nonce"),
+        None,
+        "another origin's nonce is not sent"
+    );
+    assert_ne!(
+        first.claims["jti"], second.claims["jti"],
+        "a fresh proof each time"
+    );
     let broken = block_on(Dpop::generate(&BrokenSigner)).unwrap_err();
     assert_eq!(broken, "could not make a DPoP key: OperationError");
 }

@@ -14,6 +14,7 @@ use super::auth::Authorizer;
 use super::config::{expand_env, Endpoint, ServerConfig, ServerEntry};
 use super::elicit::Elicitation;
 use super::http::StreamableHttp;
+use super::m2m::{flow::M2mGrant, sign::SharedSigner};
 use super::process::{Process, SpawnSpec};
 use super::session::{bounded, Session};
 use super::stdio::Stdio;
@@ -48,6 +49,9 @@ pub struct McpHost {
     /// Where OAuth keeps tokens, registered clients and pending sign-ins (the `tokenStore`
     /// option); `None`: one in memory per load.
     pub token_store: Option<Rc<dyn TokenStore>>,
+    /// Signs client assertions and DPoP proofs (WebCrypto in JS); without it the grants that
+    /// sign fail naming it.
+    pub signer: Option<SharedSigner>,
 }
 
 pub use crate::core::toolkit::ToolsChanged;
@@ -310,14 +314,18 @@ fn authorizer(
         clock: host.clock.clone(),
         timeout_ms: config.timeout_ms,
     };
-    Some(Rc::new(Authorizer::new(
-        name,
-        url,
-        auth,
-        exchange,
-        store.clone(),
-        host.wait_for.clone(),
-    )))
+    let m2m = M2mGrant::of(&auth, host.signer.clone(), host.env.as_ref());
+    Some(Rc::new(
+        Authorizer::new(
+            name,
+            url,
+            auth,
+            exchange,
+            store.clone(),
+            host.wait_for.clone(),
+        )
+        .with_m2m(m2m),
+    ))
 }
 
 fn transport(

@@ -17,6 +17,7 @@ use super::token::{token_request, ClientCredentials, Tokens};
 use crate::core::client::hooks::WaitFor;
 use crate::core::host::TokenStore;
 use crate::core::json::value::Value;
+use crate::core::mcp::m2m::flow::M2mGrant;
 use crate::core::types::{Answer, Request};
 
 /// A token is refreshed when it expires within this many milliseconds.
@@ -54,6 +55,9 @@ pub struct Authorizer {
     current: RefCell<Option<Current>>,
     /// The scope asked for last, for the union a step-up asks (SEP-2350).
     asked: RefCell<Option<String>>,
+    /// A grant without a person (`auth.grant` `client_credentials`, `jwt_bearer`), run
+    /// instead of the sign-in (`core::mcp::m2m`).
+    m2m: Option<M2mGrant>,
 }
 
 impl Authorizer {
@@ -75,7 +79,14 @@ impl Authorizer {
             wait_for,
             current: RefCell::default(),
             asked: RefCell::default(),
+            m2m: None,
         }
+    }
+
+    /// This authorizer running `grant` instead of the sign-in.
+    pub fn with_m2m(mut self, grant: Option<M2mGrant>) -> Self {
+        self.m2m = grant;
+        self
     }
 
     /// The server's config key.
@@ -94,6 +105,7 @@ impl Authorizer {
     /// The secrets a message must never show: the tokens in use and the client's secret.
     pub fn secrets(&self) -> Vec<String> {
         let mut out: Vec<String> = self.config.client_secret.iter().cloned().collect();
+        out.extend(self.m2m.iter().flat_map(M2mGrant::secrets));
         if let Some(c) = self.current.borrow().as_ref() {
             out.push(c.tokens.access_token.clone());
             out.extend(c.tokens.refresh_token.clone());
@@ -163,6 +175,17 @@ impl Authorizer {
             }
         }
         let scope = self.scope(&discovered, &challenge, step_up);
+        if let Some(grant) = &self.m2m {
+            let (tokens, client) = grant
+                .obtain(&discovered, &self.url, scope.as_deref(), &self.exchange)
+                .await
+                .map_err(AuthFailure::Failed)?;
+            write(&self.store, &key, &tokens.to_json())
+                .await
+                .map_err(AuthFailure::Failed)?;
+            self.use_tokens(&discovered, &key, client, tokens);
+            return Ok(());
+        }
         let client = self.client(&discovered, scope.as_deref()).await?;
         *self.asked.borrow_mut() = scope.clone();
         let redirect = self.config.redirect_url.clone().unwrap_or_default();

@@ -135,10 +135,14 @@ impl M2mAuth {
         if self.client_id.is_none() {
             return Err("a machine-to-machine grant needs \"auth.clientId\"".into());
         }
-        if self.grant == Grant::ClientCredentials {
-            if self.private_key.is_none() && self.client_secret.is_none() {
-                return Err("the client_credentials grant needs \"auth.clientSecret\" or \"auth.privateKey\"".into());
-            }
+        if self.grant == Grant::ClientCredentials
+            && self.private_key.is_none()
+            && self.client_secret.is_none()
+        {
+            return Err(
+                "the client_credentials grant needs \"auth.clientSecret\" or \"auth.privateKey\""
+                    .into(),
+            );
         }
         match method {
             Some("private_key_jwt") if self.private_key.is_none() => Err(

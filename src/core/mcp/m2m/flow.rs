@@ -7,13 +7,59 @@
 use super::config::{Assertion, Grant, M2mAuth};
 use super::form::TokenRequest;
 use super::jwt::{assertion_claims, random_jti, sign};
-use super::sign::Signer;
+use super::sign::{SharedSigner, Signer};
+use crate::core::mcp::auth::config::AuthConfig;
+use crate::core::mcp::auth::discovery::Discovered;
 use crate::core::mcp::auth::discovery::Metadata;
 use crate::core::mcp::auth::fetch::Exchange;
 use crate::core::mcp::auth::register::choose_method;
 use crate::core::mcp::auth::token::{token_request, ClientCredentials, Tokens};
 use crate::core::mcp::tool::Redactor;
 use crate::json_value;
+
+/// A server entry's machine-to-machine grant, ready for the server's first 401: the OAuth
+/// client's [`Authorizer`](crate::core::mcp::auth::Authorizer) runs it instead of the
+/// authorization-code flow.
+pub struct M2mGrant {
+    auth: M2mAuth,
+    signer: Option<SharedSigner>,
+}
+
+impl M2mGrant {
+    /// The grant of an `auth` block, its `${ENV}` expanded; `None` when the block's grant needs
+    /// a person, or cannot be used (the config refused it already, naming why).
+    pub fn of(
+        config: &AuthConfig,
+        signer: Option<SharedSigner>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<M2mGrant> {
+        let auth = M2mAuth::from_config(config).ok()??.expanded(env);
+        Some(M2mGrant { auth, signer })
+    }
+
+    /// A token for the server at `server_url` as discovery found it; `scope` the scope
+    /// discovery chose.
+    pub async fn obtain(
+        &self,
+        discovered: &Discovered,
+        server_url: &str,
+        scope: Option<&str>,
+        exchange: &Exchange,
+    ) -> Result<(Tokens, ClientCredentials), String> {
+        let server = AuthServer {
+            issuer: &discovered.issuer,
+            metadata: &discovered.metadata,
+        };
+        let resource = discovered.resource.as_deref().unwrap_or(server_url);
+        let signer = self.signer.as_deref();
+        obtain(&self.auth, server, resource, scope, exchange, signer).await
+    }
+
+    /// The secrets and tokens of the grant, for redaction.
+    pub fn secrets(&self) -> Vec<String> {
+        self.auth.secrets()
+    }
+}
 
 /// The authorization server as discovery found it.
 #[derive(Debug, Clone, Copy)]
@@ -100,14 +146,24 @@ async fn send(
     request: TokenRequest,
     client: &ClientCredentials,
 ) -> Result<Tokens, String> {
-    token_request(exchange, &request.url, client, request.params, request.headers).await
+    token_request(
+        exchange,
+        &request.url,
+        client,
+        request.params,
+        request.headers,
+    )
+    .await
 }
 
 /// The client as the token endpoint will know it: the entry's `tokenEndpointAuthMethod`
 /// when it names one, else `private_key_jwt` with a private key, else a secret's method as
 /// the server prefers it (see [`choose_method`]), else `none`.
 pub fn client(auth: &M2mAuth, server: AuthServer<'_>) -> Result<ClientCredentials, String> {
-    let id = auth.client_id.clone().ok_or("the grant needs \"auth.clientId\"")?;
+    let id = auth
+        .client_id
+        .clone()
+        .ok_or("the grant needs \"auth.clientId\"")?;
     let method = match &auth.auth_method {
         Some(method) => method.clone(),
         None if auth.private_key.is_some() => "private_key_jwt".into(),
@@ -131,8 +187,8 @@ async fn assertion(
     let (Some((key, alg)), Some(id)) = (&auth.private_key, &auth.client_id) else {
         return Err("private_key_jwt needs \"auth.clientId\" and \"auth.privateKey\"".into());
     };
-    let signer = signer
-        .ok_or("this runtime has no WebCrypto (crypto.subtle) to sign a client assertion")?;
+    let signer =
+        signer.ok_or("this runtime has no WebCrypto (crypto.subtle) to sign a client assertion")?;
     let key = signer
         .import(key, *alg)
         .await

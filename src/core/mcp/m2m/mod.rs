@@ -18,4 +18,3 @@ pub mod flow;
 pub mod form;
 pub mod jwt;
 pub mod sign;
-
