@@ -2,32 +2,13 @@
 // fail, each with the reason. tests/js/mcp-conformance.test.mjs fails when a scenario listed
 // here passes (take it off the list) and when one not listed here fails.
 
-const OAUTH = "OAuth 2.1 authorization is not implemented yet (issue 31, part 2)"
+const M2M = "the client-credentials and enterprise-managed extensions are not implemented yet (issue 31, part 2: helper oauth-m2m)"
 
 /** @type {Record<string, string>} scenario name → why it fails */
 export const EXPECTED_FAILURES = {
-  "auth/metadata-default": OAUTH,
-  "auth/metadata-var1": OAUTH,
-  "auth/metadata-var2": OAUTH,
-  "auth/metadata-var3": OAUTH,
-  "auth/basic-cimd": OAUTH,
-  "auth/scope-from-www-authenticate": OAUTH,
-  "auth/scope-from-scopes-supported": OAUTH,
-  "auth/scope-omitted-when-undefined": OAUTH,
-  "auth/scope-step-up": OAUTH,
-  "auth/scope-retry-limit": OAUTH,
-  "auth/token-endpoint-auth-basic": OAUTH,
-  "auth/token-endpoint-auth-post": OAUTH,
-  "auth/token-endpoint-auth-none": OAUTH,
-  "auth/pre-registration": OAUTH,
-  "auth/2025-03-26-oauth-metadata-backcompat": OAUTH,
-  "auth/2025-03-26-oauth-endpoint-fallback": OAUTH,
-  "auth/resource-mismatch": OAUTH,
-  "auth/offline-access-scope": OAUTH,
-  "auth/offline-access-not-supported": OAUTH,
-  "auth/client-credentials-jwt": OAUTH,
-  "auth/client-credentials-basic": OAUTH,
-  "auth/cross-app-access-complete-flow": OAUTH,
+  "auth/client-credentials-jwt": M2M,
+  "auth/client-credentials-basic": M2M,
+  "auth/cross-app-access-complete-flow": M2M,
 }
 
 const STATELESS = "the 2026-07-28 stateless protocol is not implemented yet (issue 31, part 3)"

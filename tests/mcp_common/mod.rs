@@ -13,6 +13,7 @@
 
 pub mod clock;
 pub mod load;
+pub mod oauth;
 pub mod server;
 pub mod server_body;
 pub mod stdio;

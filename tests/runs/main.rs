@@ -50,6 +50,8 @@ mod client_translate;
 mod client_wire;
 #[path = "../host_history.rs"]
 mod host_history;
+#[path = "../mcp_auth.rs"]
+mod mcp_auth;
 #[path = "../mcp_elicit.rs"]
 mod mcp_elicit;
 #[path = "../mcp_http.rs"]

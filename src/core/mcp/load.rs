@@ -159,30 +159,52 @@ impl McpSource {
     /// its tools handed to the watchers (the toolkit adds them). Resolves with the server's
     /// new state; an Answer for no pending sign-in is an error.
     pub fn resume(&self, answer: Value) -> LocalBoxFuture<'static, Result<ServerState, String>> {
-        let id = answer
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let found = {
-            let mut waiting = self.waiting.borrow_mut();
-            let at = waiting.iter().position(|w| w.request.id == id);
-            at.map(|at| waiting.remove(at))
-        };
-        let Some(waiting) = found else {
-            return Box::pin(async move {
-                Err(format!(
-                    "no MCP server waits for a sign-in with request id \"{id}\""
-                ))
-            });
-        };
         let watchers = self.watchers.clone();
         let later = self.later.clone();
         let sessions = self.sessions.clone();
         let queue = self.waiting.clone();
         Box::pin(async move {
+            let id = answer
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let mut at = queue.borrow().iter().position(|w| w.request.id == id);
+            let mut expected = None;
+            if let Some(at) = at {
+                expected = queue.borrow()[at]
+                    .request
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("state"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            } else {
+                // After a reload: the Answer is to a Request of an earlier load, whose flow (in
+                // the token store, under the redirect's state) names the server.
+                let state = answer
+                    .get("data")
+                    .and_then(|d| d.get("url"))
+                    .and_then(Value::as_str)
+                    .and_then(super::auth::flow::state_of);
+                let first = queue.borrow().first().map(|w| w.auth.clone());
+                if let (Some(state), Some(auth)) = (state, first) {
+                    if let Some(server) = auth.flow_server(&state).await {
+                        at = queue
+                            .borrow()
+                            .iter()
+                            .position(|w| w.auth.server() == server);
+                    }
+                }
+            }
+            let Some(at) = at else {
+                return Err(format!(
+                    "no MCP server waits for the sign-in this answer is for (request id \"{id}\")"
+                ));
+            };
+            let waiting = queue.borrow_mut().remove(at);
             let name = waiting.auth.server().to_owned();
-            let mut state = match waiting.auth.resume(&waiting.request, &answer).await {
+            let mut state = match waiting.auth.resume(&answer, expected.as_deref()).await {
                 Err(why) => state_of(
                     &name,
                     Status::Failed,

@@ -142,6 +142,11 @@ impl Session {
         self.handler.on_tools_changed(f);
     }
 
+    /// The OAuth authorizer of this session's server, when it has one.
+    pub fn auth(&self) -> Option<&Rc<Authorizer>> {
+        self.auth.as_ref()
+    }
+
     /// The per-phase budget, in milliseconds.
     pub fn timeout_ms(&self) -> f64 {
         self.timeout_ms

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::content::to_tool_result;
 use super::session::Session;
+use super::transport::McpError;
 use crate::core::host::LocalBoxFuture;
 use crate::core::spec::ToolSpec;
 use crate::core::tool::{Context, Tool};
@@ -150,16 +151,40 @@ impl Tool for McpTool {
         let redactor = self.redactor.clone();
         let ms = ctx.timeout_ms.unwrap_or_else(|| session.timeout_ms());
         Box::pin(async move {
+            // The retry of a call that halted on a sign-in: its Answer finishes the sign-in.
+            if let (Some(answer), Some(request), Some(auth)) =
+                (&ctx.answer, &ctx.request, session.auth())
+            {
+                if request.kind == "authorization" {
+                    let state = request
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("state"))
+                        .and_then(Value::as_str);
+                    let answer = crate::core::json::record::Record::to_json_value(answer);
+                    if let Err(why) = auth.resume(&answer, state).await {
+                        return failed(
+                            &redactor.apply(&format!("authorization failed: {why}")),
+                            server,
+                        );
+                    }
+                }
+            }
             match session.call_tool(&name, args, ctx.signal, ms).await {
                 Ok(result) => to_tool_result(&result, &server),
-                Err(error) => {
-                    let mut failed = ToolResult::error(redactor.apply(&error.to_string()));
-                    let mut metadata = Map::new();
-                    metadata.insert("server".into(), Value::String(server));
-                    failed.metadata = Some(metadata);
-                    failed
-                }
+                // No waitFor: the call halts on the sign-in (SPEC §10), durably.
+                Err(McpError::AuthPending(request)) => crate::core::types::pending(*request),
+                Err(error) => failed(&redactor.apply(&error.to_string()), server),
             }
         })
     }
+}
+
+/// An error result naming its server.
+fn failed(message: &str, server: String) -> ToolResult {
+    let mut failed = ToolResult::error(message.to_owned());
+    let mut metadata = Map::new();
+    metadata.insert("server".into(), Value::String(server));
+    failed.metadata = Some(metadata);
+    failed
 }

@@ -213,30 +213,39 @@ impl Authorizer {
         self.finish(&url, Some(&started.state)).await
     }
 
-    /// Finishes a sign-in left pending, with the host's Answer to its Request.
-    pub async fn resume(&self, request: &Request, answer: &Value) -> Result<(), String> {
-        let url = answer_url(answer, request).map_err(|f| match f {
+    /// Finishes a sign-in left pending with the host's Answer (`{ok: true, data: {url}}`):
+    /// the flow is the one the redirect's state names in the store (it must be this server's,
+    /// and `expected` when given).
+    pub async fn resume(&self, answer: &Value, expected: Option<&str>) -> Result<(), String> {
+        let url = redirect_url(answer).map_err(|f| match f {
             AuthFailure::Failed(why) => why,
             AuthFailure::Pending(_) => String::new(),
         })?;
-        let state = request
-            .data
-            .as_ref()
-            .and_then(|d| d.get("state"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        self.finish(&url, state.as_deref())
+        self.finish(&url, expected).await.map_err(|f| match f {
+            AuthFailure::Failed(why) => why,
+            AuthFailure::Pending(_) => String::new(),
+        })
+    }
+
+    /// The server a kept flow was started for, by its state (`None`: no such flow).
+    pub async fn flow_server(&self, state: &str) -> Option<String> {
+        let flow = read(&self.store, &super::store::flow_key(state))
             .await
-            .map_err(|f| match f {
-                AuthFailure::Failed(why) => why,
-                AuthFailure::Pending(_) => String::new(),
-            })
+            .ok()??;
+        flow.get("server")?.as_str().map(str::to_owned)
     }
 
     async fn finish(&self, url: &str, state: Option<&str>) -> Result<(), AuthFailure> {
         let checked = check(&self.store, url, state)
             .await
             .map_err(AuthFailure::Failed)?;
+        if checked.field("server") != self.server {
+            return Err(AuthFailure::Failed(format!(
+                "the redirect answers a sign-in to server \"{}\", not \"{}\"",
+                checked.field("server"),
+                self.server
+            )));
+        }
         let secret = self
             .secret(&checked.field("issuer"), &checked.field("clientId"))
             .await;
@@ -397,15 +406,20 @@ impl Authorizer {
 
 /// The redirect URL of an Answer to `request`: `ok: false` is a refusal.
 fn answer_url(answer: &Value, request: &Request) -> Result<String, AuthFailure> {
+    if answer.get("id").and_then(Value::as_str) != Some(request.id.as_str()) {
+        return Err(AuthFailure::Failed(format!(
+            "the answer is not for the sign-in \"{}\"",
+            request.id
+        )));
+    }
+    redirect_url(answer)
+}
+
+/// The redirect URL an Answer carries: `ok: false` is a refusal.
+fn redirect_url(answer: &Value) -> Result<String, AuthFailure> {
     let answer = Answer::from_json(answer.clone()).map_err(|why| {
         AuthFailure::Failed(format!("the answer to the sign-in is not an Answer: {why}"))
     })?;
-    if answer.id != request.id {
-        return Err(AuthFailure::Failed(format!(
-            "the answer is for request \"{}\", not the sign-in \"{}\"",
-            answer.id, request.id
-        )));
-    }
     if !answer.ok {
         let reason = answer.reason.unwrap_or_else(|| "declined".into());
         return Err(AuthFailure::Failed(format!(
