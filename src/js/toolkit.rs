@@ -263,6 +263,7 @@ impl ToolkitHandle {
     /// ```js
     /// const [request] = toolkit.mcpPending() // { id: "oauth-…", kind: "authorization", url: "https://as/authorize?…", … }
     /// ```
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = mcpPending, unchecked_return_type = "Request[]")]
     pub fn mcp_pending(&self) -> Result<JsValue, JsValue> {
         match &self.state.mcp {
@@ -281,6 +282,7 @@ impl ToolkitHandle {
     /// ```js
     /// await toolkit.mcpResume({ id: request.id, ok: true, data: { url: location.href } }) // "connected"
     /// ```
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = mcpResume, unchecked_return_type = "Promise<McpStatus>")]
     pub fn mcp_resume(
         &self,

@@ -92,16 +92,6 @@ pub fn mcp_errors(mcp: &Mcp) -> Result<JsValue, JsValue> {
 }
 
 /// Unreachable: there is no `Mcp` value.
-pub fn mcp_pending(mcp: &Mcp) -> Result<JsValue, JsValue> {
-    match *mcp {}
-}
-
-/// Unreachable: there is no `Mcp` value.
-pub fn mcp_resume(mcp: &Mcp, _answer: &JsValue) -> js_sys::Promise {
-    match *mcp {}
-}
-
-/// Unreachable: there is no `Mcp` value.
 pub fn on_tools_changed(mcp: &Mcp, _f: crate::core::toolkit::ToolsChanged) {
     match *mcp {}
 }

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "full"))]
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r##"
-import type { Agent, AgentOptions, AgentStatus, Answer, AnthropicTool, AskOptions, Prompt, AskResumeOptions, ClientOptions, ConversationOptions,
+import type { Agent, AgentOptions, AgentStatus, AnthropicTool, AskOptions, Prompt, AskResumeOptions, ClientOptions, ConversationOptions,
   ConversationStore, DefineToolOptions, GeminiTools, JSONSchema, McpStatus, Message, OpenAITool,
   PendingInput, RelayToolOptions, Request, ResumeOptions, RunOptions, RunResult, StreamEvent,
   StreamOptions, ToolContext, ToolLike, ToolResult, ToolkitOptions } from "#types"

@@ -88,6 +88,13 @@ toolkitProto.handler = function handler(): never {
 toolkitProto.serve = function serve() {
   return Promise.reject(NOT_LEAN("serve"))
 }
+// The lean build has no MCP client, so no server ever waits for a sign-in (the full build's
+// glue has its own `mcpPending` / `mcpResume`).
+const mcpProto = toolkitProto as unknown as Pick<Toolkit, "mcpPending" | "mcpResume">
+if (typeof mcpProto.mcpPending !== "function") {
+  mcpProto.mcpPending = () => []
+  mcpProto.mcpResume = () => Promise.reject(new ToolnexusError("unsupported", "mcpResume: the MCP client is in the full build (toolnexus-wasm), not toolnexus-wasm/core"))
+}
 toolkitProto.addAgent = async function addAgent(this: module.Toolkit, agentOrCardUrl: Agent | string, options?: AgentOptions) {
   await this.addAgentTools(agentOrCardUrl, options)
   return this as unknown as Toolkit

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::challenge::Challenge;
 use super::config::AuthConfig;
-use super::discovery::{discover, Discovered};
+use super::discovery::{discover, Discovered, FALLBACK};
 use super::fetch::Exchange;
 use super::flow::{check, exchange_code, start, FlowSpec};
 use super::register::client_for;
@@ -135,7 +135,6 @@ impl Authorizer {
     /// when they are not the ones refused, a refresh, or a new sign-in.
     pub async fn challenged(&self, status: u16, header: &str) -> Result<(), AuthFailure> {
         let challenge = Challenge::parse(header);
-        let step_up = status == 403;
         if self.config.redirect_url.is_none() && self.config.grant == "authorization_code" {
             return Err(AuthFailure::Failed(format!(
                 "the server asks for OAuth authorization (HTTP {status}); set auth.redirectUrl on its entry to sign in"
@@ -144,6 +143,24 @@ impl Authorizer {
         let discovered = discover(&self.exchange, &self.url, &challenge)
             .await
             .map_err(AuthFailure::Failed)?;
+        self.signed_in(status, &challenge, &discovered)
+            .await
+            .map_err(|failure| match (failure, discovered.metadata.text(FALLBACK)) {
+                (AuthFailure::Failed(why), Some(fallback)) => {
+                    AuthFailure::Failed(format!("{why} ({fallback})"))
+                }
+                (failure, _) => failure,
+            })
+    }
+
+    /// Answers a challenge once discovery is done.
+    async fn signed_in(
+        &self,
+        status: u16,
+        challenge: &Challenge,
+        discovered: &Discovered,
+    ) -> Result<(), AuthFailure> {
+        let step_up = status == 403;
         let key = tokens_key(
             &discovered.issuer,
             discovered.resource.as_deref().unwrap_or(&self.url),

@@ -10,6 +10,9 @@ use super::fetch::Exchange;
 use super::url::HttpUrl;
 use crate::core::json::value::Value;
 
+/// The key of the made-up metadata of the 2025-03-26 default endpoints: why they were used.
+pub const FALLBACK: &str = "toolnexus_fallback";
+
 /// What discovery found.
 #[derive(Debug, Clone)]
 pub struct Discovered {
@@ -273,6 +276,10 @@ async fn legacy(
             "authorization_endpoint": format!("{origin}/authorize"),
             "token_endpoint": format!("{origin}/token"),
             "registration_endpoint": format!("{origin}/register"),
+            "toolnexus_fallback": format!(
+                "no protected resource metadata ({}) and no authorization server metadata ({url}: HTTP 404), so the 2025-03-26 default endpoints at {origin} were used",
+                problems.join("; ")
+            ),
         })),
         _ => {
             return Err(format!(
