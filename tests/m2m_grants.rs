@@ -304,6 +304,7 @@ fn run(
         http: endpoint.clone(),
         clock: Rc::new(Fixed),
         timeout_ms: 5_000.0,
+        dpop: None,
     };
     let server = AuthServer {
         issuer: "https://as.example",
@@ -735,5 +736,85 @@ fn missing_credentials_name_the_key() {
     assert_eq!(
         M2mAuth::read(&json!({"redirectUrl": "http://x/cb"})),
         Ok(None)
+    );
+}
+
+#[test]
+fn dpop_at_the_token_endpoint_retries_once_with_the_nonce() {
+    use toolnexus::core::mcp::auth::config::parse_auth;
+    use toolnexus::core::mcp::m2m::dpop::DpopBinding;
+    let nonce = || {
+        (
+            400,
+            vec![("dpop-nonce".to_owned(), "n-1".to_owned())],
+            r#"{"error":"use_dpop_nonce"}"#.to_owned(),
+        )
+    };
+    let bound = (
+        200,
+        vec![],
+        r#"{"access_token":"bound","token_type":"DPoP"}"#.to_owned(),
+    );
+    for (answers, expected) in [
+        (vec![nonce(), bound], Ok("bound")),
+        (vec![nonce(), nonce(), nonce()], Err(())),
+    ] {
+        let endpoint = TokenEndpoint::new(answers);
+        let block = json!({"grant": "client_credentials", "clientId": "app", "clientSecret": "s3cret", "dpop": true});
+        let config = parse_auth(&block).unwrap();
+        let signer: Rc<dyn Signer> = Rc::new(RingSigner);
+        let exchange = Exchange {
+            http: endpoint.clone(),
+            clock: Rc::new(Fixed),
+            timeout_ms: 5_000.0,
+            dpop: DpopBinding::of(&config, Some(signer), Rc::new(Fixed)),
+        };
+        assert!(exchange.dpop.is_some());
+        let auth = M2mAuth::from_config(&config).unwrap().unwrap();
+        let metadata = server(&[]);
+        let server = AuthServer {
+            issuer: "https://as.example",
+            metadata: &metadata,
+        };
+        let got = block_on(obtain(
+            &auth,
+            server,
+            RESOURCE,
+            None,
+            &exchange,
+            Some(&RingSigner),
+        ));
+        let seen = endpoint.seen();
+        assert_eq!(seen.len(), 2, "one retry with the nonce, never more");
+        let proofs: Vec<Jwt> = seen
+            .iter()
+            .map(|s| split(s.header("dpop").unwrap_or("")))
+            .collect();
+        for proof in &proofs {
+            assert!(verify_es256(proof, &ec_public(&proof.header["jwk"])));
+            assert_eq!(proof.claims["htu"], "https://as.example/token");
+            assert_eq!(proof.claims["htm"], "POST");
+        }
+        assert_eq!(proofs[0].claims.get("nonce"), None);
+        assert_eq!(proofs[1].claims["nonce"], "n-1");
+        assert_eq!(proofs[0].header["jwk"], proofs[1].header["jwk"], "one key");
+        match expected {
+            Ok(token) => {
+                let (tokens, _) = got.unwrap();
+                assert_eq!(
+                    (tokens.access_token.as_str(), tokens.token_type.as_str()),
+                    (token, "DPoP")
+                );
+            }
+            Err(()) => assert!(got.unwrap_err().contains("use_dpop_nonce")),
+        }
+    }
+    let config =
+        parse_auth(&json!({"grant": "client_credentials", "clientId": "a", "clientSecret": "s"}))
+            .unwrap();
+    let signer: Rc<dyn Signer> = Rc::new(RingSigner);
+    assert!(
+        DpopBinding::of(&config, Some(signer), Rc::new(Fixed)).is_none(),
+        "only with dpop: true"
     );
 }

@@ -91,8 +91,9 @@ async function attemptScenario(suite, name, outDir) {
   const dir = mkdtempSync(join(outDir, "s-"))
   const wire = suite.revision ? ["--spec-version", suite.revision, "--force"] : []
   const { code, stdout, stderr } = await run(suite.dir, ["client", "--command", command, "--scenario", name, ...wire, "--timeout", "60000", "-o", dir])
-  const [results] = readdirSync(dir)
-  const checksFile = results && join(dir, results, "checks.json")
+  // The suite writes <scenario>-<time>/checks.json: for "auth/…" scenarios one folder deeper.
+  const found = readdirSync(dir, { recursive: true }).map(String).find((entry) => entry.endsWith("checks.json"))
+  const checksFile = found && join(dir, found)
   const checks = checksFile && existsSync(checksFile) ? JSON.parse(readFileSync(checksFile, "utf8")) : []
   const failed = checks.filter((c) => c.status === "FAILURE")
   const failures = failed.map((c) => `${c.name}: ${c.errorMessage ?? c.description}`)

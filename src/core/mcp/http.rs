@@ -183,19 +183,27 @@ impl Poster {
         signal: Option<Signal>,
     ) -> Result<HeadedResponse, McpError> {
         let had_session = self.session.borrow().id.is_some();
+        let mut proof = None;
         if let Some(auth) = &self.auth {
             auth.fresh().await;
+            proof = auth.proof("POST", &self.url).await;
         }
-        let request = self.request(
+        let mut request = self.request(
             "POST",
             Some(crate::core::json::text::to_text(message)),
             signal,
         );
+        if let Some(proof) = proof {
+            request.headers = request.headers.iter().cloned().chain([proof]).collect();
+        }
         let response = self
             .http
             .open_with_headers(&request)
             .await
             .map_err(http_error)?;
+        if let (Some(auth), Some(nonce)) = (&self.auth, response.header("dpop-nonce")) {
+            auth.dpop_nonce(&self.url, nonce);
+        }
         if let Some(id) = response.header("mcp-session-id").filter(|v| !v.is_empty()) {
             self.session.borrow_mut().id = Some(id.to_owned());
         }

@@ -14,7 +14,7 @@ use super::auth::Authorizer;
 use super::config::{expand_env, Endpoint, ServerConfig, ServerEntry};
 use super::elicit::Elicitation;
 use super::http::StreamableHttp;
-use super::m2m::{flow::M2mGrant, sign::SharedSigner};
+use super::m2m::{dpop::DpopBinding, flow::M2mGrant, sign::SharedSigner};
 use super::process::{Process, SpawnSpec};
 use super::session::{bounded, Session};
 use super::stdio::Stdio;
@@ -335,6 +335,7 @@ fn authorizer(
         http,
         clock: host.clock.clone(),
         timeout_ms: config.timeout_ms,
+        dpop: DpopBinding::of(&auth, host.signer.clone(), host.clock.clone()),
     };
     let m2m = M2mGrant::of(&auth, host.signer.clone(), host.env.as_ref());
     Some(Rc::new(

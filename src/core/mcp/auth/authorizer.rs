@@ -96,10 +96,33 @@ impl Authorizer {
 
     /// The `Authorization` header value of the token in use.
     pub fn header(&self) -> Option<String> {
-        self.current
+        self.current.borrow().as_ref().map(|c| {
+            let scheme = if c.tokens.token_type.eq_ignore_ascii_case("dpop") {
+                "DPoP"
+            } else {
+                "Bearer"
+            };
+            format!("{scheme} {}", c.tokens.access_token)
+        })
+    }
+
+    /// The `DPoP` proof header of a request to the server (`auth.dpop`), bound to the token in
+    /// use; `None` without DPoP (or when the host cannot sign).
+    pub async fn proof(&self, method: &str, url: &str) -> Option<(String, String)> {
+        let dpop = self.exchange.dpop.clone()?;
+        let token = self
+            .current
             .borrow()
             .as_ref()
-            .map(|c| format!("Bearer {}", c.tokens.access_token))
+            .map(|c| c.tokens.access_token.clone());
+        dpop.header(method, url, token.as_deref()).await.ok()
+    }
+
+    /// Keeps the `DPoP-Nonce` the server at `url` sent, for the next proof.
+    pub fn dpop_nonce(&self, url: &str, nonce: &str) {
+        if let Some(dpop) = &self.exchange.dpop {
+            dpop.nonce(url, nonce);
+        }
     }
 
     /// The secrets a message must never show: the tokens in use and the client's secret.
@@ -135,6 +158,13 @@ impl Authorizer {
     /// when they are not the ones refused, a refresh, or a new sign-in.
     pub async fn challenged(&self, status: u16, header: &str) -> Result<(), AuthFailure> {
         let challenge = Challenge::parse(header);
+        // A DPoP nonce the server asks for (RFC 9449 §9): kept from its answer, sent again.
+        if challenge.error.as_deref() == Some("use_dpop_nonce")
+            && self.exchange.dpop.is_some()
+            && self.current.borrow().is_some()
+        {
+            return Ok(());
+        }
         if self.config.redirect_url.is_none() && self.config.grant == "authorization_code" {
             return Err(AuthFailure::Failed(format!(
                 "the server asks for OAuth authorization (HTTP {status}); set auth.redirectUrl on its entry to sign in"
@@ -145,12 +175,14 @@ impl Authorizer {
             .map_err(AuthFailure::Failed)?;
         self.signed_in(status, &challenge, &discovered)
             .await
-            .map_err(|failure| match (failure, discovered.metadata.text(FALLBACK)) {
-                (AuthFailure::Failed(why), Some(fallback)) => {
-                    AuthFailure::Failed(format!("{why} ({fallback})"))
-                }
-                (failure, _) => failure,
-            })
+            .map_err(
+                |failure| match (failure, discovered.metadata.text(FALLBACK)) {
+                    (AuthFailure::Failed(why), Some(fallback)) => {
+                        AuthFailure::Failed(format!("{why} ({fallback})"))
+                    }
+                    (failure, _) => failure,
+                },
+            )
     }
 
     /// Answers a challenge once discovery is done.
@@ -194,13 +226,13 @@ impl Authorizer {
         let scope = self.scope(&discovered, &challenge, step_up);
         if let Some(grant) = &self.m2m {
             let (tokens, client) = grant
-                .obtain(&discovered, &self.url, scope.as_deref(), &self.exchange)
+                .obtain(discovered, &self.url, scope.as_deref(), &self.exchange)
                 .await
                 .map_err(AuthFailure::Failed)?;
             write(&self.store, &key, &tokens.to_json())
                 .await
                 .map_err(AuthFailure::Failed)?;
-            self.use_tokens(&discovered, &key, client, tokens);
+            self.use_tokens(discovered, &key, client, tokens);
             return Ok(());
         }
         let client = self.client(&discovered, scope.as_deref()).await?;
