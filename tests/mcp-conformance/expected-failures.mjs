@@ -5,7 +5,7 @@
 const OAUTH = "every OAuth check passes; the MCP requests after the sign-in need the 2026-07-28 stateless protocol (issue 31, part 3)"
 const OAUTH_LATER = "the 401 / 403 come on tools/list and tools/call, which need the 2026-07-28 stateless protocol first (issue 31, part 3)"
 const M2M = "every check of the grant passes (the token request, its client authentication); the MCP requests with the token need the 2026-07-28 stateless protocol (issue 31, part 3)"
-const DPOP = "DPoP-bound tokens (RFC 9449) are not wired into the token request and the MCP requests yet (issue 31, part 2; proofs are built and tested in src/core/mcp/m2m/dpop.rs)"
+const DPOP = "every DPoP check passes (the token request's proof, the DPoP scheme, a fresh proof per request, both servers' nonces); the MCP requests need the 2026-07-28 stateless protocol (issue 31, part 3)"
 
 /** @type {Record<string, string>} scenario name → why it fails */
 export const EXPECTED_FAILURES = {}
