@@ -66,9 +66,10 @@ impl OAuthWorld {
     pub fn new(mcp: Rc<FakeMcp>) -> Rc<Self> {
         Rc::new(OAuthWorld {
             mcp,
-            challenge: RefCell::new(format!(
+            challenge: RefCell::new(
                 r#"Bearer resource_metadata="http://fake/.well-known/oauth-protected-resource/main""#
-            )),
+                    .to_owned(),
+            ),
             resource_doc: RefCell::new((
                 200,
                 json!({"resource": SERVER, "authorization_servers": [ISSUER], "scopes_supported": ["read"]})

@@ -172,10 +172,10 @@ impl McpSource {
             let mut at = queue.borrow().iter().position(|w| w.request.id == id);
             let mut expected = None;
             if let Some(at) = at {
-                expected = queue.borrow()[at]
-                    .request
-                    .data
-                    .as_ref()
+                expected = queue
+                    .borrow()
+                    .get(at)
+                    .and_then(|w| w.request.data.as_ref())
                     .and_then(|d| d.get("state"))
                     .and_then(Value::as_str)
                     .map(str::to_owned);

@@ -210,20 +210,20 @@ impl Authorizer {
                 if Some(tokens.access_token.as_str()) != refused_token
                     && !tokens.expires_within(now, REFRESH_MARGIN_MS)
                 {
-                    let client = self.client(&discovered, None).await?;
-                    self.use_tokens(&discovered, &key, client, tokens);
+                    let client = self.client(discovered, None).await?;
+                    self.use_tokens(discovered, &key, client, tokens);
                     return Ok(());
                 }
                 if tokens.refresh_token.is_some() {
-                    let client = self.client(&discovered, None).await?;
-                    let current = self.current_of(&discovered, &key, client, tokens);
+                    let client = self.client(discovered, None).await?;
+                    let current = self.current_of(discovered, &key, client, tokens);
                     if self.refresh(&current).await.is_ok() {
                         return Ok(());
                     }
                 }
             }
         }
-        let scope = self.scope(&discovered, &challenge, step_up);
+        let scope = self.scope(discovered, challenge, step_up);
         if let Some(grant) = &self.m2m {
             let (tokens, client) = grant
                 .obtain(discovered, &self.url, scope.as_deref(), &self.exchange)
@@ -235,7 +235,7 @@ impl Authorizer {
             self.use_tokens(discovered, &key, client, tokens);
             return Ok(());
         }
-        let client = self.client(&discovered, scope.as_deref()).await?;
+        let client = self.client(discovered, scope.as_deref()).await?;
         *self.asked.borrow_mut() = scope.clone();
         let redirect = self.config.redirect_url.clone().unwrap_or_default();
         let started = start(
@@ -243,7 +243,7 @@ impl Authorizer {
             &FlowSpec {
                 server: &self.server,
                 server_url: &self.url,
-                discovered: &discovered,
+                discovered,
                 client: &client,
                 redirect: &redirect,
                 scope: scope.as_deref(),
