@@ -130,6 +130,8 @@ export interface McpMachineAuth {
   idToken?: string
   /** The identity provider `idToken` is exchanged at: its token endpoint and this application's client there. */
   idp?: { tokenEndpoint: string; clientId: string; clientSecret?: string }
+  /** DPoP-bound tokens (RFC 9449): a proof with every token request and MCP request, the `DPoP` scheme. With any grant. */
+  dpop?: boolean
 }
 
 /**
