@@ -186,7 +186,10 @@ impl Poster {
         let mut proof = None;
         if let Some(auth) = &self.auth {
             auth.fresh().await;
-            proof = auth.proof("POST", &self.url).await;
+            proof = auth
+                .proof("POST", &self.url)
+                .await
+                .map_err(McpError::Auth)?;
         }
         let mut request = self.request(
             "POST",

@@ -107,15 +107,17 @@ impl Authorizer {
     }
 
     /// The `DPoP` proof header of a request to the server (`auth.dpop`), bound to the token in
-    /// use; `None` without DPoP (or when the host cannot sign).
-    pub async fn proof(&self, method: &str, url: &str) -> Option<(String, String)> {
-        let dpop = self.exchange.dpop.clone()?;
+    /// use; `None` without DPoP; why, when the proof cannot be signed.
+    pub async fn proof(&self, method: &str, url: &str) -> Result<Option<(String, String)>, String> {
+        let Some(dpop) = self.exchange.dpop.clone() else {
+            return Ok(None);
+        };
         let token = self
             .current
             .borrow()
             .as_ref()
             .map(|c| c.tokens.access_token.clone());
-        dpop.header(method, url, token.as_deref()).await.ok()
+        dpop.header(method, url, token.as_deref()).await.map(Some)
     }
 
     /// Keeps the `DPoP-Nonce` the server at `url` sent, for the next proof.
