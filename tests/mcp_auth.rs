@@ -491,3 +491,128 @@ fn a_call_whose_token_is_refused_halts_on_the_sign_in_and_its_retry_finishes_it(
         Some("Bearer access-2")
     );
 }
+
+#[test]
+fn after_a_reload_mcp_resume_then_the_halted_calls_retry_go_on_with_the_new_token() {
+    let world = OAuthWorld::new(FakeMcp::new(Mode::Json));
+    let store = memory();
+    let (first, _) = load_world(&world, auth(), Some(signs_in()), store.clone());
+    assert_eq!(first.servers[0].status, Status::Connected);
+    // The grant is revoked: the page (no waitFor) meets a sign-in, its Request `earlier`.
+    world.revoked.set(world.issued.get());
+    world.refresh_fails.set(true);
+    let (page, _) = load_world(&world, auth(), None, store.clone());
+    let [earlier] = page.pending().try_into().unwrap();
+    // The redirect reloads the page: a new load over the same store, pending with its own flow.
+    let (reloaded, clock) = load_world(&world, auth(), None, store);
+    assert_eq!(reloaded.states()[0].status, Status::Pending);
+    let added: Rc<RefCell<Vec<toolnexus::core::tool::SharedTool>>> = Rc::default();
+    let keep = added.clone();
+    reloaded.on_tools_changed(Rc::new(move |_old, new| {
+        keep.borrow_mut().extend(new.iter().cloned())
+    }));
+    // mcpResume with the Answer to the earlier page's Request: its state names the flow.
+    let url = redirect_for(&earlier, &format!("&code=code-2&iss={ISSUER}"));
+    let resumed = run(&clock, reloaded.resume(answer_with(&earlier, &url))).unwrap();
+    assert_eq!(resumed.status, Status::Connected, "{:?}", resumed.error);
+    // The halted call's retry carries the same Answer: its flow is used, the token in place.
+    let tool = added
+        .borrow()
+        .iter()
+        .find(|t| t.spec().name == "main_echo")
+        .cloned()
+        .unwrap();
+    let ctx = toolnexus::core::tool::Context {
+        answer: Some(toolnexus::core::types::Answer {
+            id: earlier.id.clone(),
+            ok: true,
+            data: Some(json!({"url": url}).as_object().unwrap().clone()),
+            reason: None,
+        }),
+        request: Some(earlier.clone()),
+        ..Default::default()
+    };
+    let done = run(&clock, async move {
+        tool.execute(json!({"text": "hi"}), ctx).await
+    });
+    assert!(!done.is_error, "{done:?}");
+    assert_eq!(
+        world.codes_used.borrow().len(),
+        2,
+        "each code exchanged once"
+    );
+}
+
+/// A waitFor whose person takes 50 (virtual) ms to sign in, each time with a new code.
+struct SlowSignIn {
+    clock: RefCell<Option<Rc<VirtualClock>>>,
+    seen: RefCell<Vec<Request>>,
+}
+
+impl toolnexus::core::client::hooks::WaitFor for SlowSignIn {
+    fn wait_for(
+        &self,
+        request: &Request,
+    ) -> toolnexus::core::host::LocalBoxFuture<'static, Result<Value, String>> {
+        self.seen.borrow_mut().push(request.clone());
+        let code = format!("&code=code-{}&iss={ISSUER}", self.seen.borrow().len());
+        let answer = answer_with(request, &redirect_for(request, &code));
+        let sleep = self
+            .clock
+            .borrow()
+            .as_ref()
+            .map(|c| toolnexus::core::host::Clock::sleep(c.as_ref(), 50.0));
+        Box::pin(async move {
+            if let Some(sleep) = sleep {
+                sleep.await;
+            }
+            Ok(answer)
+        })
+    }
+}
+
+#[test]
+fn two_calls_refused_at_once_share_one_sign_in() {
+    let world = OAuthWorld::new(FakeMcp::new(Mode::Json));
+    let slow = Rc::new(SlowSignIn {
+        clock: RefCell::default(),
+        seen: RefCell::default(),
+    });
+    let clock = VirtualClock::new();
+    *slow.clock.borrow_mut() = Some(clock.clone());
+    let entries = toolnexus::core::mcp::config::parse_config(
+        &json!({"mcpServers": {"main": {"url": SERVER, "auth": auth()}}}),
+    )
+    .unwrap();
+    let mut host = host(Some(Rc::new(WorldHttp(world.clone()))), clock.clone());
+    host.wait_for = Some(slow.clone());
+    let source = run(&clock, async move { load(&entries, &host).await });
+    assert_eq!(
+        source.servers[0].status,
+        Status::Connected,
+        "{:?}",
+        source.servers[0].error
+    );
+    world.revoked.set(world.issued.get());
+    world.refresh_fails.set(true);
+    let tool = source
+        .tools
+        .iter()
+        .find(|t| t.spec().name == "main_echo")
+        .cloned()
+        .unwrap();
+    let (a, b) = (tool.clone(), tool);
+    let (one, two) = run(&clock, async move {
+        futures_util::future::join(
+            a.execute(json!({"text": "1"}), Default::default()),
+            b.execute(json!({"text": "2"}), Default::default()),
+        )
+        .await
+    });
+    assert!(!one.is_error && !two.is_error, "{one:?} {two:?}");
+    assert_eq!(
+        slow.seen.borrow().len(),
+        2,
+        "the load's sign-in and one more"
+    );
+}

@@ -91,9 +91,11 @@ async function attemptScenario(suite, name, outDir) {
   const dir = mkdtempSync(join(outDir, "s-"))
   const wire = suite.revision ? ["--spec-version", suite.revision, "--force"] : []
   const { code, stdout, stderr } = await run(suite.dir, ["client", "--command", command, "--scenario", name, ...wire, "--timeout", "60000", "-o", dir])
-  // The suite writes <scenario>-<time>/checks.json: for "auth/…" scenarios one folder deeper.
-  const found = readdirSync(dir, { recursive: true }).map(String).find((entry) => entry.endsWith("checks.json"))
-  const checksFile = found && join(dir, found)
+  // The suite writes <dir>/<scenario>-<time>/checks.json, and a scenario name may have a folder
+  // in it (`auth/metadata-default` → <dir>/auth/metadata-default-<time>/checks.json).
+  const checksFile = readdirSync(dir, { recursive: true })
+    .map((entry) => join(dir, String(entry)))
+    .find((path) => path.endsWith("checks.json"))
   const checks = checksFile && existsSync(checksFile) ? JSON.parse(readFileSync(checksFile, "utf8")) : []
   const failed = checks.filter((c) => c.status === "FAILURE")
   const failures = failed.map((c) => `${c.name}: ${c.errorMessage ?? c.description}`)

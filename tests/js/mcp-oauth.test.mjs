@@ -149,3 +149,10 @@ test("with waitFor, a declined sign-in fails the server; bad options and answers
   }
   await assert.rejects(kit({ tokenStore: { get() {} } }), (e) => isToolnexusError(e) && e.code === "invalid_options" && /tokenStore/.test(e.message))
 })
+
+test("the lean build has no MCP client: nothing is pending and mcpResume is unsupported", async () => {
+  const lean = await import("../../pkg/core/node.mjs")
+  const toolkit = await lean.createToolkit({ builtins: false })
+  assert.deepEqual(toolkit.mcpPending(), [])
+  await assert.rejects(toolkit.mcpResume({ id: "x", ok: true }), (e) => lean.isToolnexusError(e) && e.code === "unsupported")
+})

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const p: ToolResult = pending({ kind: "approval", prompt: "ok?" })
   const auth: ToolResult = authRequired("https://example.com/login")
   const clean: string = sanitize("a b")
-  const status: Record<string, "connected" | "disabled" | "failed"> = toolkit.mcpStatus()
+  const status: Record<string, "connected" | "disabled" | "failed" | "pending"> = toolkit.mcpStatus()
   await toolkit.close()
   console.log(name, source, req, oa, an, ge, fromList, p, auth, clean, status)
 }
@@ -143,7 +143,7 @@ void streaming
 
 // MCP: config input and output, the inventory, toolkit options and status.
 import { parseMcpConfig, listMcpTools } from "toolnexus-wasm"
-import type { McpConfigInput, McpServerInput, McpInventory, McpToolInfo, McpStatus } from "toolnexus-wasm"
+import type { McpConfigInput, McpServerInput, McpInventory, McpToolInfo, McpStatus, TokenStore, McpAuthConfig } from "toolnexus-wasm"
 
 async function mcp(): Promise<void> {
   const config: McpConfigInput = {
@@ -171,6 +171,18 @@ async function mcp(): Promise<void> {
   })
   await createToolkit({ mcpConfig: "./mcp.json" })
   const errors: Record<string, string> = toolkit.mcpErrors()
+  // OAuth: the entry's auth block, a token store, the pending sign-ins and their resume.
+  const store: TokenStore = { get: () => undefined, set: async () => {}, delete: () => {} }
+  const authBlock: McpAuthConfig = { redirectUrl: "https://app.example/cb", scope: "read" }
+  const secured = await createToolkit({
+    mcpConfig: { mcpServers: { notes: { url: "https://notes.example/mcp", auth: { redirectUrl: "https://app.example/cb", clientId: "c", tokenEndpointAuthMethod: "none" } } } },
+    tokenStore: store,
+  })
+  const signIns: Request[] = secured.mcpPending()
+  const resumed: McpStatus = await secured.mcpResume({ id: signIns[0]?.id ?? "", ok: true, data: { url: "https://app.example/cb?code=x&state=y" } })
+  // @ts-expect-error an unknown token endpoint auth method
+  await createToolkit({ mcpConfig: { mcpServers: { n: { url: "u", auth: { tokenEndpointAuthMethod: "magic" } } } } })
+  console.log(resumed, authBlock)
   await toolkit.close()
   console.log(fromFile, infos, states, why, errors)
 }

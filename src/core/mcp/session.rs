@@ -161,6 +161,7 @@ impl Session {
     ) -> Result<Value, McpError> {
         let mut authorized = 0;
         loop {
+            let sent = self.auth.as_ref().and_then(|a| a.header());
             let outcome = self
                 .call_once(method, params.clone(), signal.clone(), ms)
                 .await;
@@ -179,6 +180,12 @@ impl Session {
                 )));
             }
             authorized += 1;
+            // One sign-in at a time per server: after waiting for its turn, a request refused
+            // while another signed in is sent again with the new token.
+            let _turn = auth.turn().await;
+            if auth.header().is_some_and(|now| Some(&now) != sent.as_ref()) {
+                continue;
+            }
             let authorizing = auth.challenged(status, &challenge);
             let outcome = match &signal {
                 Some(signal) => {

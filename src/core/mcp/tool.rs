@@ -162,7 +162,10 @@ impl Tool for McpTool {
                         .and_then(|d| d.get("state"))
                         .and_then(Value::as_str);
                     let answer = crate::core::json::record::Record::to_json_value(answer);
-                    if let Err(why) = auth.resume(&answer, state).await {
+                    // A sign-in finished already (by `mcpResume` after a reload, its flow used)
+                    // left a token in place: the call goes on with it.
+                    let finished = auth.resume(&answer, state).await;
+                    if let (Err(why), None) = (finished, auth.header()) {
                         return failed(
                             &redactor.apply(&format!("authorization failed: {why}")),
                             server,

@@ -14,6 +14,7 @@ use super::flow::{check, exchange_code, start, FlowSpec};
 use super::register::client_for;
 use super::store::{client_key, read, tokens_key, write};
 use super::token::{token_request, ClientCredentials, Tokens};
+use crate::core::agents::gate::{Permit, TurnGate};
 use crate::core::client::hooks::WaitFor;
 use crate::core::host::TokenStore;
 use crate::core::json::value::Value;
@@ -58,6 +59,8 @@ pub struct Authorizer {
     /// A grant without a person (`auth.grant` `client_credentials`, `jwt_bearer`), run
     /// instead of the sign-in (`core::mcp::m2m`).
     m2m: Option<M2mGrant>,
+    /// One sign-in at a time: requests refused meanwhile wait, then use its token.
+    turns: Rc<TurnGate>,
 }
 
 impl Authorizer {
@@ -79,8 +82,16 @@ impl Authorizer {
             wait_for,
             current: RefCell::default(),
             asked: RefCell::default(),
+            turns: TurnGate::new(1),
             m2m: None,
         }
+    }
+
+    /// Waits for this server's turn to answer a 401 / 403 (one at a time); the turn ends when
+    /// the permit is dropped. A request refused while another signed in finds a new
+    /// [`header`](Self::header) after its turn and is sent again with it.
+    pub async fn turn(&self) -> Permit {
+        self.turns.acquire().await
     }
 
     /// This authorizer running `grant` instead of the sign-in.
@@ -125,6 +136,11 @@ impl Authorizer {
         if let Some(dpop) = &self.exchange.dpop {
             dpop.nonce(url, nonce);
         }
+    }
+
+    /// The issuer of the token in use, when there is one.
+    pub fn issuer(&self) -> Option<String> {
+        self.current.borrow().as_ref().map(|c| c.issuer.clone())
     }
 
     /// The secrets a message must never show: the tokens in use and the client's secret.
@@ -449,7 +465,6 @@ impl Authorizer {
         write(&self.store, &current.key, &tokens.to_json()).await?;
         let mut next = current.clone();
         next.tokens = tokens;
-        let _ = &next.issuer;
         *self.current.borrow_mut() = Some(next);
         Ok(())
     }

@@ -157,24 +157,10 @@ pub async fn discover(
             ));
         }
     }
-    let mut resource_doc = None;
-    for url in resource_metadata_urls(server, challenge) {
-        let answer = exchange
-            .get("the protected resource metadata request", &url)
-            .await?;
-        if !(200..300).contains(&answer.status) {
-            problems.push(format!("{url}: HTTP {}", answer.status));
-            continue;
-        }
-        match answer.object() {
-            Some(doc) => {
-                resource_doc = Some(doc);
-                break;
-            }
-            None => problems.push(format!("{url}: not a JSON object")),
-        }
-    }
-    let Some(doc) = resource_doc else {
+    let urls = resource_metadata_urls(server, challenge);
+    let what = "the protected resource metadata request";
+    let resource_doc = first_document(exchange, what, urls, &mut problems).await?;
+    let Some((_, doc)) = resource_doc else {
         // A 2025-03-26 server: its origin is the authorization server.
         return legacy(exchange, server, &problems).await;
     };
@@ -210,39 +196,57 @@ pub async fn authorization_server(exchange: &Exchange, issuer: &str) -> Result<M
         )
     })?;
     let mut problems = Vec::new();
+    let what = "the authorization server metadata request";
+    let Some((url, doc)) = first_document(exchange, what, urls, &mut problems).await? else {
+        return Err(format!(
+            "no authorization server metadata for {issuer} ({})",
+            problems.join("; ")
+        ));
+    };
+    let metadata = Metadata(doc);
+    let named = metadata.text("issuer").unwrap_or("");
+    if named != issuer {
+        return Err(format!(
+            "the authorization server metadata at {url} names the issuer \"{}\", not \"{issuer}\"; refusing it",
+            clip(named)
+        ));
+    }
+    has_endpoints(&metadata, &url)?;
+    Ok(metadata)
+}
+
+/// Refuses metadata without http(s) authorization and token endpoints.
+fn has_endpoints(metadata: &Metadata, url: &str) -> Result<(), String> {
+    for key in ["authorization_endpoint", "token_endpoint"] {
+        if metadata.text(key).and_then(HttpUrl::parse).is_none() {
+            return Err(format!(
+                "the authorization server metadata at {url} has no http(s) {key}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The first of `urls` that answers 2xx with a JSON object, with its URL; each one that does
+/// not is noted in `problems`. A network failure or timeout is an error.
+async fn first_document(
+    exchange: &Exchange,
+    what: &str,
+    urls: Vec<String>,
+    problems: &mut Vec<String>,
+) -> Result<Option<(String, Value)>, String> {
     for url in urls {
-        let answer = exchange
-            .get("the authorization server metadata request", &url)
-            .await?;
+        let answer = exchange.get(what, &url).await?;
         if !(200..300).contains(&answer.status) {
             problems.push(format!("{url}: HTTP {}", answer.status));
             continue;
         }
-        let Some(doc) = answer.object() else {
-            problems.push(format!("{url}: not a JSON object"));
-            continue;
-        };
-        let metadata = Metadata(doc);
-        let named = metadata.text("issuer").unwrap_or("");
-        if named != issuer {
-            return Err(format!(
-                "the authorization server metadata at {url} names the issuer \"{}\", not \"{issuer}\"; refusing it",
-                clip(named)
-            ));
+        match answer.object() {
+            Some(doc) => return Ok(Some((url, doc))),
+            None => problems.push(format!("{url}: not a JSON object")),
         }
-        for key in ["authorization_endpoint", "token_endpoint"] {
-            if metadata.text(key).and_then(HttpUrl::parse).is_none() {
-                return Err(format!(
-                    "the authorization server metadata at {url} has no http(s) {key}"
-                ));
-            }
-        }
-        return Ok(metadata);
     }
-    Err(format!(
-        "no authorization server metadata for {issuer} ({})",
-        problems.join("; ")
-    ))
+    Ok(None)
 }
 
 /// 2025-03-26: no resource metadata; the server's origin is the authorization server, its
@@ -262,13 +266,7 @@ async fn legacy(
     let metadata = match answer.object() {
         Some(doc) if (200..300).contains(&answer.status) => {
             let metadata = Metadata(doc);
-            for key in ["authorization_endpoint", "token_endpoint"] {
-                if metadata.text(key).and_then(HttpUrl::parse).is_none() {
-                    return Err(format!(
-                        "the authorization server metadata at {url} has no http(s) {key}"
-                    ));
-                }
-            }
+            has_endpoints(&metadata, &url)?;
             metadata
         }
         _ if answer.status == 404 => Metadata(crate::json_value!({

@@ -157,6 +157,15 @@ impl Checked {
 /// Checks the URL the redirect came back to: its state names a flow this store is waiting for
 /// (and the one the caller expects, when it knows it), no `error`, the `iss` (RFC 9207), a
 /// code. The flow is forgotten here, so a replay of the same redirect is refused.
+///
+/// ```
+/// # use std::rc::Rc;
+/// # use toolnexus::core::host::TokenStore;
+/// use toolnexus::core::mcp::auth::{flow::check, store::MemoryTokenStore};
+/// let store: Rc<dyn TokenStore> = Rc::new(MemoryTokenStore::default());
+/// let refused = futures_executor::block_on(check(&store, "http://localhost/cb?code=c&state=unknown", None));
+/// assert!(refused.err().unwrap().contains("no sign-in is waiting"));
+/// ```
 pub async fn check(
     store: &Rc<dyn TokenStore>,
     redirect: &str,

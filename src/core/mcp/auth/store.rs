@@ -56,16 +56,39 @@ pub fn tokens_key(issuer: &str, resource: &str) -> String {
 }
 
 /// The key of the client registered with an issuer (dynamic registration).
+///
+/// ```
+/// # use toolnexus::core::mcp::auth::store::client_key;
+/// assert_eq!(client_key("https://as", "http://localhost/cb"), "oauth:client:https://as http://localhost/cb");
+/// ```
 pub fn client_key(issuer: &str, redirect: &str) -> String {
     format!("oauth:client:{issuer} {redirect}")
 }
 
 /// The key of the flow waiting for the redirect that carries `state`.
+///
+/// ```
+/// # use toolnexus::core::mcp::auth::store::flow_key;
+/// assert_eq!(flow_key("s1"), "oauth:flow:s1");
+/// ```
 pub fn flow_key(state: &str) -> String {
     format!("oauth:flow:{state}")
 }
 
 /// Reads the JSON under `key`; unreadable JSON counts as absent (a store of another version).
+///
+/// ```
+/// # use std::rc::Rc;
+/// # use toolnexus::core::host::TokenStore;
+/// use toolnexus::core::mcp::auth::store::{forget, read, write, MemoryTokenStore};
+/// let store: Rc<dyn TokenStore> = Rc::new(MemoryTokenStore::default());
+/// futures_executor::block_on(async {
+///     write(&store, "k", &toolnexus::json!({"a": 1})).await.unwrap();
+///     assert_eq!(read(&store, "k").await.unwrap(), Some(toolnexus::json!({"a": 1})));
+///     forget(&store, "k").await.unwrap();
+///     assert_eq!(read(&store, "k").await.unwrap(), None);
+/// });
+/// ```
 pub async fn read(store: &Rc<dyn TokenStore>, key: &str) -> Result<Option<Value>, String> {
     let text = store.get(key).await.map_err(store_error)?;
     Ok(text.and_then(|t| crate::core::json::parse::from_str(&t).ok()))

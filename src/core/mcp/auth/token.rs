@@ -123,6 +123,32 @@ fn form_part(text: &str) -> String {
 /// the client authenticated, plus `headers`. Resolves with the tokens, or a message naming
 /// what went wrong: the HTTP status and the OAuth `error` (`error_description`), an answer
 /// that is not JSON or has no `access_token`. No token, code or secret is ever in it.
+///
+/// ```
+/// use std::rc::Rc;
+/// use toolnexus::core::host::{Clock, Http, HttpError, HttpRequest, HttpResponse, LocalBoxFuture};
+/// use toolnexus::core::mcp::auth::{fetch::Exchange, token::{token_request, ClientCredentials}};
+/// /// A token endpoint that answers every grant with the same token.
+/// struct Endpoint;
+/// impl Http for Endpoint {
+///     fn send(&self, r: &HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, HttpError>> {
+///         assert!(r.body.as_deref().unwrap().starts_with("grant_type=client_credentials&client_id=c&client_secret=s"));
+///         let body = r#"{"access_token":"t","token_type":"Bearer","expires_in":60}"#.to_owned();
+///         Box::pin(async move { Ok(HttpResponse { status: 200, retry_after: None, body }) })
+///     }
+/// }
+/// struct Frozen;
+/// impl Clock for Frozen {
+///     fn now_ms(&self) -> f64 { 1000.0 }
+///     fn sleep(&self, _ms: f64) -> LocalBoxFuture<'static, ()> { Box::pin(std::future::pending()) }
+/// }
+/// let exchange = Exchange { http: Rc::new(Endpoint), clock: Rc::new(Frozen), timeout_ms: 5000.0 };
+/// let client = ClientCredentials { id: "c".into(), secret: Some("s".into()), method: "client_secret_post".into() };
+/// let grant = vec![("grant_type".to_owned(), "client_credentials".to_owned())];
+/// let tokens = futures_executor::block_on(token_request(&exchange, "https://as/token", &client, grant, vec![])).unwrap();
+/// assert_eq!(tokens.access_token, "t");
+/// assert_eq!(tokens.expires_at_ms, Some(61_000.0));
+/// ```
 pub async fn token_request(
     exchange: &Exchange,
     endpoint: &str,
