@@ -11,8 +11,8 @@ use crate::core::host::{LocalBoxFuture, TokenStore};
 use crate::core::json::value::Value;
 use crate::core::mcp::auth::fetch::Exchange;
 use crate::core::mcp::auth::Authorizer;
-use crate::core::mcp::m2m::{dpop::DpopBinding, flow::M2mGrant};
 use crate::core::mcp::config::{expand_env, Endpoint, ServerConfig};
+use crate::core::mcp::m2m::{dpop::DpopBinding, flow::M2mGrant};
 use crate::core::types::Request;
 
 /// A server waiting for a sign-in.
