@@ -1,5 +1,6 @@
-// Rewrites ES modules that only `export function` or `export class` into CommonJS: each
-// `export function f` (or `export class C`) becomes a plain one, listed in `module.exports`;
+// Rewrites ES modules that only `export function`, `export async function` or `export class`
+// into CommonJS: each `export function f` (or `export class C`) becomes a plain one, listed in
+// `module.exports`;
 // `import { a, b } from "./x.js"` of a sibling becomes `const { a, b } = require("./x.cjs")`.
 // Used by build.sh for the nodejs glue's snippets (in place) and for pkg/register.cjs and
 // pkg/stores.cjs (from pkg/register.js and pkg/stores.js), so each has one source.
@@ -12,12 +13,12 @@ for (const arg of process.argv.slice(2)) {
   const [src, dest = src] = arg.split("=")
   const text = fs.readFileSync(src, "utf8")
   const SIBLING = /^import \{([\w\s,]+)\} from "(\.\/[\w-]+)\.js"$/gm
-  if (/^export (?!function |class )/m.test(text) || /^import /m.test(text.replace(SIBLING, ""))) {
+  if (/^export (?!(?:async )?function |class )/m.test(text) || /^import /m.test(text.replace(SIBLING, ""))) {
     throw new Error(`${src}: only a module of \`export function\`s and \`export class\`es, importing names from siblings, is rewritten`)
   }
-  const names = [...text.matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1])
+  const names = [...text.matchAll(/^export (?:async function|function|class) (\w+)/gm)].map((m) => m[1])
   const body = text
     .replace(SIBLING, (_, list, path) => `const {${list}} = require("${path}.cjs")`)
-    .replace(/^export (function|class) /gm, "$1 ")
+    .replace(/^export (async function|function|class) /gm, "$1 ")
   fs.writeFileSync(dest, `${dest === src ? "" : `// Generated from ${src.split("/").pop()} by scripts/esm-to-cjs.cjs: edit that file.\n"use strict"\n`}${body}\nmodule.exports = { ${names.join(", ")} }\n`)
 }

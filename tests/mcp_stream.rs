@@ -236,6 +236,7 @@ fn the_standalone_stream_answers_elicitations_with_defaults_and_refreshes_tools_
         let host = toolnexus::core::mcp::McpHost {
             spawn: Some(spawn),
             token_store: None,
+            signer: None,
             ..base
         };
         let source = load(&entries, &host).await;
@@ -294,6 +295,7 @@ fn a_server_that_refuses_the_get_stream_loads_as_before() {
         let host = toolnexus::core::mcp::McpHost {
             spawn: Some(spawn),
             token_store: None,
+            signer: None,
             ..base
         };
         let source = load(&entries, &host).await;

@@ -156,6 +156,7 @@ fn host(options: &JsValue, wait_for: Option<Rc<dyn WaitFor>>) -> Result<McpHost,
         wait_for,
         spawn: Some(Rc::new(super::agents_host::LocalSpawn)),
         token_store: super::mcp_auth::token_store(options, "createToolkit")?,
+        signer: Some(super::mcp_sign::signer()),
     })
 }
 

@@ -38,6 +38,8 @@ pub mod mcp_http;
 #[cfg(feature = "full")]
 pub mod mcp_process;
 #[cfg(feature = "full")]
+pub mod mcp_sign;
+#[cfg(feature = "full")]
 pub mod memfs;
 pub mod outcome;
 #[cfg(feature = "full")]

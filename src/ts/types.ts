@@ -88,7 +88,7 @@ export interface McpRemoteServerInput extends McpServerCommon {
  * page, a §10 Request of kind `"authorization"` (answered by `waitFor`, or pending in
  * `toolkit.mcpPending()` until `toolkit.mcpResume(answer)`).
  */
-export interface McpAuthConfig {
+export interface McpAuthConfig extends McpMachineAuth {
   /** Where the sign-in comes back to (the authorization-code grant needs it). */
   redirectUrl?: string
   /** A pre-registered client. */
@@ -103,9 +103,35 @@ export interface McpAuthConfig {
   scope?: string
   /** How the client authenticates at the token endpoint (default: from registration and the server's metadata). */
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none" | "private_key_jwt"
-  /** The grant (default `"authorization_code"`). */
-  grant?: "authorization_code" | "client_credentials" | (string & {})
+  /** The grant (default `"authorization_code"`; the others need no person: see {@link McpMachineAuth}). */
+  grant?: "authorization_code" | "client_credentials" | "jwt_bearer" | (string & {})
   [key: string]: unknown
+}
+
+/**
+ * The keys of the grants without a person (docs/mcp-client.md, "Machine-to-machine grants"):
+ * `grant: "client_credentials"` with `clientId` and `clientSecret` or `privateKey`;
+ * `grant: "jwt_bearer"` with `clientId` and `assertion` (workload identity), or with `idToken`
+ * and `idp` (enterprise-managed authorization: the ID token exchanged for an ID-JAG first).
+ *
+ * @example
+ * ```ts
+ * const auth: McpAuthConfig = { grant: "client_credentials", clientId: "reporting", privateKey: jwk }
+ * ```
+ */
+export interface McpMachineAuth {
+  /** `private_key_jwt`: the client's private key, a JWK with its private part or a PKCS#8 PEM; signed with WebCrypto. */
+  privateKey?: JsonWebKey | string
+  /** The key's algorithm when it does not say (default: from the key). */
+  signingAlgorithm?: "ES256" | "ES384" | "RS256" | "PS256"
+  /** `jwt_bearer`: a JWT sent as the assertion as it is (workload identity federation). `${ENV_VAR}` expands from `env`. */
+  assertion?: string
+  /** `jwt_bearer`: an ID token exchanged at `idp` for an ID-JAG (RFC 8693), which is then the assertion. `${ENV_VAR}` expands. */
+  idToken?: string
+  /** The identity provider `idToken` is exchanged at: its token endpoint and this application's client there. */
+  idp?: { tokenEndpoint: string; clientId: string; clientSecret?: string }
+  /** DPoP-bound tokens (RFC 9449): a proof with every token request and MCP request, the `DPoP` scheme. With any grant. */
+  dpop?: boolean
 }
 
 /**

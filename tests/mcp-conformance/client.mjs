@@ -5,7 +5,8 @@
 // server, its tools listed, each called, elicitations answered through the public `waitFor`
 // (accepting with no fields of its own, so the schema's defaults fill the content). A server
 // that asks for OAuth gets the entry's `auth` (a redirect URL, this client's Client ID Metadata
-// Document URL, the pre-registered client the suite passes in MCP_CONFORMANCE_CONTEXT), and
+// Document URL, the pre-registered client the suite passes in MCP_CONFORMANCE_CONTEXT, or the
+// machine-to-machine grant its context calls for), and
 // its sign-in Request is answered as a browser would: the authorization URL followed with
 // fetch (redirect: "manual") and the Location it sends us to handed back.
 import { createToolkit } from "../../pkg/node.mjs"
@@ -49,6 +50,30 @@ const auth = {
   clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
   ...(context.client_id && { clientId: context.client_id }),
   ...(context.client_secret && { clientSecret: context.client_secret }),
+  ...machineToMachine(scenario, context),
+}
+
+/**
+ * The grant without a person a scenario's context calls for, as a user would configure it:
+ * client credentials with a private key (PKCS#8 PEM) or a secret, a workload identity JWT
+ * (`jwt_bearer` with `assertion`), an enterprise ID token exchanged at the identity provider
+ * (`jwt_bearer` with `idToken` and `idp`), and DPoP-bound tokens for the DPoP scenarios.
+ */
+function machineToMachine(scenario, context) {
+  if (context.private_key_pem) {
+    return { grant: "client_credentials", privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm }
+  }
+  if (scenario.startsWith("auth/client-credentials")) return { grant: "client_credentials" }
+  if (context.valid_jwt) return { grant: "jwt_bearer", assertion: context.valid_jwt }
+  if (context.idp_id_token) {
+    return {
+      grant: "jwt_bearer",
+      idToken: context.idp_id_token,
+      idp: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id },
+    }
+  }
+  if (scenario.startsWith("auth/dpop")) return { dpop: true }
+  return {}
 }
 
 /** The sign-in a person would do: follow the authorization URL, return where it redirects. */

@@ -4,14 +4,11 @@
 
 const OAUTH = "every OAuth check passes; the MCP requests after the sign-in need the 2026-07-28 stateless protocol (issue 31, part 3)"
 const OAUTH_LATER = "the 401 / 403 come on tools/list and tools/call, which need the 2026-07-28 stateless protocol first (issue 31, part 3)"
-const M2M = "the client-credentials and enterprise-managed extensions are not implemented yet (issue 31, part 2: helper oauth-m2m)"
+const M2M = "every check of the grant passes (the token request, its client authentication); the MCP requests with the token need the 2026-07-28 stateless protocol (issue 31, part 3)"
+const DPOP = "every DPoP check passes (the token request's proof, the DPoP scheme, a fresh proof per request, both servers' nonces); the MCP requests need the 2026-07-28 stateless protocol (issue 31, part 3)"
 
 /** @type {Record<string, string>} scenario name → why it fails */
-export const EXPECTED_FAILURES = {
-  "auth/client-credentials-jwt": M2M,
-  "auth/client-credentials-basic": M2M,
-  "auth/cross-app-access-complete-flow": M2M,
-}
+export const EXPECTED_FAILURES = {}
 
 /**
  * The same for the suite's next release (0.2.0-alpha.12) at the 2026-07-28 wire: the scenarios
@@ -41,7 +38,7 @@ export const EXPECTED_FAILURES_2026 = {
   "auth/client-credentials-jwt": M2M,
   "auth/client-credentials-basic": M2M,
   "auth/enterprise-managed-authorization": M2M,
-  "auth/dpop": M2M,
-  "auth/dpop-nonce": M2M,
+  "auth/dpop": DPOP,
+  "auth/dpop-nonce": DPOP,
   "auth/wif-jwt-bearer": M2M,
 }

@@ -66,6 +66,7 @@ pub fn host(http: Option<Rc<dyn Http>>, clock: Rc<dyn Clock>) -> McpHost {
         wait_for: None,
         spawn: None,
         token_store: None,
+        signer: None,
     }
 }
 

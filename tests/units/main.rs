@@ -50,6 +50,8 @@ mod json_scan;
 mod json_text;
 #[path = "../json_write.rs"]
 mod json_write;
+#[path = "../m2m_grants.rs"]
+mod m2m_grants;
 #[path = "../mcp_config.rs"]
 mod mcp_config;
 #[path = "../mcp_content.rs"]

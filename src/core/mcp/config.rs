@@ -137,7 +137,11 @@ fn server(value: &Value) -> Result<ServerConfig, String> {
     };
     let auth = match map.get("auth") {
         None | Some(Value::Null) => None,
-        Some(block) => Some(super::auth::config::parse_auth(block)?),
+        Some(block) => {
+            let auth = super::auth::config::parse_auth(block)?;
+            super::m2m::config::M2mAuth::from_config(&auth)?;
+            Some(auth)
+        }
     };
     Ok(ServerConfig {
         endpoint: endpoint(map)?,

@@ -200,8 +200,13 @@ impl Poster {
         signal: Option<Signal>,
     ) -> Result<HeadedResponse, McpError> {
         let had_session = self.session.borrow().id.is_some();
+        let mut proof = None;
         if let Some(auth) = &self.auth {
             auth.fresh().await;
+            proof = auth
+                .proof("POST", &self.url)
+                .await
+                .map_err(McpError::Auth)?;
         }
         let mut request = self.request(
             "POST",
@@ -212,6 +217,7 @@ impl Poster {
         if modern {
             extra.extend(mirrored(message));
         }
+        extra.extend(proof);
         if !extra.is_empty() {
             let mut headers = request.headers.to_vec();
             headers.extend(extra);
@@ -222,6 +228,9 @@ impl Poster {
             .open_with_headers(&request)
             .await
             .map_err(http_error)?;
+        if let (Some(auth), Some(nonce)) = (&self.auth, response.header("dpop-nonce")) {
+            auth.dpop_nonce(&self.url, nonce);
+        }
         // 2026-07-28 has no sessions: an id a server sends anyway is not kept.
         if let Some(id) = response
             .header("mcp-session-id")

@@ -13,6 +13,7 @@ use super::auth::Authorizer;
 use super::config::{expand_env, Endpoint, ServerConfig, ServerEntry};
 use super::elicit::Elicitation;
 use super::http::StreamableHttp;
+use super::m2m::sign::SharedSigner;
 use super::process::{Process, SpawnSpec};
 use super::session::{bounded, Session};
 use super::stdio::Stdio;
@@ -50,6 +51,9 @@ pub struct McpHost {
     /// Where OAuth keeps tokens, registered clients and pending sign-ins (the `tokenStore`
     /// option); `None`: one in memory per load.
     pub token_store: Option<Rc<dyn TokenStore>>,
+    /// Signs client assertions and DPoP proofs (WebCrypto in JS); without it the grants that
+    /// sign fail naming it.
+    pub signer: Option<SharedSigner>,
 }
 
 pub use crate::core::toolkit::ToolsChanged;

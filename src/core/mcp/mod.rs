@@ -20,6 +20,7 @@ mod http_stream;
 pub mod jsonrpc;
 pub mod list_cache;
 pub mod load;
+pub mod m2m;
 pub mod modern;
 pub mod mrtr;
 pub mod param_headers;

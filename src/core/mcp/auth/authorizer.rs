@@ -18,6 +18,7 @@ use crate::core::agents::gate::{Permit, TurnGate};
 use crate::core::client::hooks::WaitFor;
 use crate::core::host::TokenStore;
 use crate::core::json::value::Value;
+use crate::core::mcp::m2m::flow::M2mGrant;
 use crate::core::types::{Answer, Request};
 
 /// A token is refreshed when it expires within this many milliseconds.
@@ -55,6 +56,9 @@ pub struct Authorizer {
     current: RefCell<Option<Current>>,
     /// The scope asked for last, for the union a step-up asks (SEP-2350).
     asked: RefCell<Option<String>>,
+    /// A grant without a person (`auth.grant` `client_credentials`, `jwt_bearer`), run
+    /// instead of the sign-in (`core::mcp::m2m`).
+    m2m: Option<M2mGrant>,
     /// One sign-in at a time: requests refused meanwhile wait, then use its token.
     turns: Rc<TurnGate>,
 }
@@ -79,6 +83,7 @@ impl Authorizer {
             current: RefCell::default(),
             asked: RefCell::default(),
             turns: TurnGate::new(1),
+            m2m: None,
         }
     }
 
@@ -89,6 +94,12 @@ impl Authorizer {
         self.turns.acquire().await
     }
 
+    /// This authorizer running `grant` instead of the sign-in.
+    pub fn with_m2m(mut self, grant: Option<M2mGrant>) -> Self {
+        self.m2m = grant;
+        self
+    }
+
     /// The server's config key.
     pub fn server(&self) -> &str {
         &self.server
@@ -96,10 +107,35 @@ impl Authorizer {
 
     /// The `Authorization` header value of the token in use.
     pub fn header(&self) -> Option<String> {
-        self.current
+        self.current.borrow().as_ref().map(|c| {
+            let scheme = if c.tokens.token_type.eq_ignore_ascii_case("dpop") {
+                "DPoP"
+            } else {
+                "Bearer"
+            };
+            format!("{scheme} {}", c.tokens.access_token)
+        })
+    }
+
+    /// The `DPoP` proof header of a request to the server (`auth.dpop`), bound to the token in
+    /// use; `None` without DPoP; why, when the proof cannot be signed.
+    pub async fn proof(&self, method: &str, url: &str) -> Result<Option<(String, String)>, String> {
+        let Some(dpop) = self.exchange.dpop.clone() else {
+            return Ok(None);
+        };
+        let token = self
+            .current
             .borrow()
             .as_ref()
-            .map(|c| format!("Bearer {}", c.tokens.access_token))
+            .map(|c| c.tokens.access_token.clone());
+        dpop.header(method, url, token.as_deref()).await.map(Some)
+    }
+
+    /// Keeps the `DPoP-Nonce` the server at `url` sent, for the next proof.
+    pub fn dpop_nonce(&self, url: &str, nonce: &str) {
+        if let Some(dpop) = &self.exchange.dpop {
+            dpop.nonce(url, nonce);
+        }
     }
 
     /// The issuer of the token in use, when there is one.
@@ -110,6 +146,7 @@ impl Authorizer {
     /// The secrets a message must never show: the tokens in use and the client's secret.
     pub fn secrets(&self) -> Vec<String> {
         let mut out: Vec<String> = self.config.client_secret.iter().cloned().collect();
+        out.extend(self.m2m.iter().flat_map(M2mGrant::secrets));
         if let Some(c) = self.current.borrow().as_ref() {
             out.push(c.tokens.access_token.clone());
             out.extend(c.tokens.refresh_token.clone());
@@ -139,6 +176,13 @@ impl Authorizer {
     /// when they are not the ones refused, a refresh, or a new sign-in.
     pub async fn challenged(&self, status: u16, header: &str) -> Result<(), AuthFailure> {
         let challenge = Challenge::parse(header);
+        // A DPoP nonce the server asks for (RFC 9449 §9): kept from its answer, sent again.
+        if challenge.error.as_deref() == Some("use_dpop_nonce")
+            && self.exchange.dpop.is_some()
+            && self.current.borrow().is_some()
+        {
+            return Ok(());
+        }
         if self.config.redirect_url.is_none() && self.config.grant == "authorization_code" {
             return Err(AuthFailure::Failed(format!(
                 "the server asks for OAuth authorization (HTTP {status}); set auth.redirectUrl on its entry to sign in"
@@ -198,6 +242,17 @@ impl Authorizer {
             }
         }
         let scope = self.scope(discovered, challenge, step_up);
+        if let Some(grant) = &self.m2m {
+            let (tokens, client) = grant
+                .obtain(discovered, &self.url, scope.as_deref(), &self.exchange)
+                .await
+                .map_err(AuthFailure::Failed)?;
+            write(&self.store, &key, &tokens.to_json())
+                .await
+                .map_err(AuthFailure::Failed)?;
+            self.use_tokens(discovered, &key, client, tokens);
+            return Ok(());
+        }
         let client = self.client(discovered, scope.as_deref()).await?;
         *self.asked.borrow_mut() = scope.clone();
         let redirect = self.config.redirect_url.clone().unwrap_or_default();

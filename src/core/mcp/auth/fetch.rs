@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use crate::core::host::{Clock, Http, HttpRequest};
 use crate::core::json::value::Value;
+use crate::core::mcp::m2m::dpop::DpopBinding;
 use crate::core::mcp::session::bounded;
 use crate::core::mcp::transport::McpError;
 
@@ -17,6 +18,8 @@ pub struct Exchange {
     pub clock: Rc<dyn Clock>,
     /// The budget of one request, in milliseconds.
     pub timeout_ms: f64,
+    /// DPoP proofs for token requests (`auth.dpop`, `core::mcp::m2m::dpop`).
+    pub dpop: Option<Rc<DpopBinding>>,
 }
 
 /// An answer: its status and its body as text.
@@ -25,6 +28,8 @@ pub struct Answer {
     pub status: u16,
     /// The body.
     pub text: String,
+    /// The `DPoP-Nonce` header (RFC 9449 §8), when the server sent one.
+    pub dpop_nonce: Option<String>,
 }
 
 impl Answer {
@@ -61,6 +66,7 @@ impl Exchange {
                 .await
                 .map_err(|e| McpError::Transport(e.to_string()))?;
             let status = response.status;
+            let dpop_nonce = response.header("dpop-nonce").map(str::to_owned);
             let mut body = response.body;
             let mut bytes = Vec::new();
             while let Some(chunk) = body.next_chunk().await {
@@ -69,6 +75,7 @@ impl Exchange {
             Ok(Answer {
                 status,
                 text: crate::core::text::from_utf8_lossy(&bytes),
+                dpop_nonce,
             })
         };
         bounded(work, &self.clock, self.timeout_ms, what, None)

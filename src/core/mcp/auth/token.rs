@@ -170,15 +170,15 @@ pub async fn token_request(
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let answer = exchange
-        .send(
-            "the token request",
-            "POST",
-            endpoint,
-            headers,
-            Some(form(&pairs)),
-        )
-        .await?;
+    let body = form(&pairs);
+    let answer = match &exchange.dpop {
+        Some(dpop) => dpop.send_token(exchange, endpoint, headers, body).await?,
+        None => {
+            exchange
+                .send("the token request", "POST", endpoint, headers, Some(body))
+                .await?
+        }
+    };
     let body = answer.object();
     if !(200..300).contains(&answer.status) {
         return Err(format!(

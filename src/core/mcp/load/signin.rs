@@ -12,6 +12,7 @@ use crate::core::json::value::Value;
 use crate::core::mcp::auth::fetch::Exchange;
 use crate::core::mcp::auth::Authorizer;
 use crate::core::mcp::config::{expand_env, Endpoint, ServerConfig};
+use crate::core::mcp::m2m::{dpop::DpopBinding, flow::M2mGrant};
 use crate::core::types::Request;
 
 /// A server waiting for a sign-in.
@@ -176,13 +177,18 @@ pub(super) fn authorizer(
         http,
         clock: host.clock.clone(),
         timeout_ms: config.timeout_ms,
+        dpop: DpopBinding::of(&auth, host.signer.clone(), host.clock.clone()),
     };
-    Some(Rc::new(Authorizer::new(
-        name,
-        url,
-        auth,
-        exchange,
-        store.clone(),
-        host.wait_for.clone(),
-    )))
+    let m2m = M2mGrant::of(&auth, host.signer.clone(), host.env.as_ref());
+    Some(Rc::new(
+        Authorizer::new(
+            name,
+            url,
+            auth,
+            exchange,
+            store.clone(),
+            host.wait_for.clone(),
+        )
+        .with_m2m(m2m),
+    ))
 }
