@@ -18,13 +18,14 @@ if (!url || !/^https?:\/\//.test(url)) {
   process.exit(2)
 }
 
-// Arguments a scenario's tools need: the ones the scenario hands over in
-// MCP_CONFORMANCE_CONTEXT (`toolCalls`), then these, then a sample of each required property
+// What the suite hands a scenario: tool arguments, a pre-registered client, grant material.
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}")
+// Arguments a scenario's tools need: the ones the scenario hands over in its context
+// (`toolCalls`), then these, then a sample of each required property
 // of the tool's schema. Null arguments are left out: the toolkit checks arguments against the
 // schema (a null boolean is invalid), and a left-out argument is the same case for the suite's
 // header checks ("null or not provided").
 const ARGUMENTS = { add_numbers: { a: 2, b: 3 } }
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}")
 for (const call of context.toolCalls ?? []) {
   ARGUMENTS[call.name] = Object.fromEntries(Object.entries(call.arguments ?? {}).filter(([, v]) => v !== null))
 }
@@ -41,8 +42,8 @@ function sampled(schema) {
   return args
 }
 
-// What the suite hands a scenario (a pre-registered client's id and secret).
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}")
+// The OAuth the scenario's context calls for (a pre-registered client's id and secret, a
+// machine-to-machine grant).
 const auth = {
   redirectUrl: "http://localhost:3000/callback",
   clientName: "toolnexus-wasm conformance client",
