@@ -11,7 +11,8 @@
 //              exchange, no secret in any message, and the toolkit's other tools keep working.
 //   revoked    the grant withdrawn at the authorization server mid-session: the next tool call
 //              halts the run with kind "authorization"; runWithAnswer signs in again and the
-//              call goes through. Across a reload (a new toolkit) this does not work yet: a todo.
+//              call goes through; across a reload, the new toolkit's mcpResume with that
+//              redirect connects it and runWithAnswer then finishes the call.
 import { after, before, describe, test } from "node:test"
 import assert from "node:assert/strict"
 import { execFile } from "node:child_process"
@@ -160,16 +161,25 @@ describe("MCP OAuth against oidc-provider and the SDK server", () => {
     }
   })
 
-  test("the same, resumed after a reload (a new toolkit over the store)", { todo: "a fresh toolkit is pending at load (its tools absent), so the retried call is an unknown tool; after mcpResume the retry finds its flow consumed" }, async () => {
+  test("the same, resumed after a reload: mcpResume on the new toolkit, then runWithAnswer", async () => {
     const path = join(dir, "revoked-reload.json")
     const { toolkit, client, halted } = await revokedMidSession(path)
     await toolkit.close()
     const kept = JSON.parse(JSON.stringify(halted))
     const fresh = await createToolkit({ builtins: false, mcpConfig: config(peer.mcpUrl), tokenStore: new FileTokenStore(path) })
     try {
+      // The fresh load is pending on a sign-in of its own; the halted run's redirect finishes
+      // the server's sign-in (its flow found in the store by the redirect's state).
+      assert.equal(fresh.mcpStatus().notes, "pending")
       const url = await signInOverHttp(kept.pending.url, { stopAt: REDIRECT })
-      const done = await client.runWithAnswer({ toolkit: fresh, history: kept.messages, pending: kept.pending, answer: { id: kept.pending.id, ok: true, data: { url } } })
+      const answer = { id: kept.pending.id, ok: true, data: { url } }
+      const tokens = count(peer, "token")
+      assert.equal(await fresh.mcpResume(answer), "connected")
+      // The retried call goes on with the token mcpResume got: no second code exchange.
+      const done = await client.runWithAnswer({ toolkit: fresh, history: kept.messages, pending: kept.pending, answer })
+      assert.equal(done.status, "done")
       assert.match(done.text, /^ANSWER: signed in as ada/)
+      assert.equal(count(peer, "token"), tokens + 1)
     } finally {
       await fresh.close()
     }
