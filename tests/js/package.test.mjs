@@ -81,9 +81,11 @@ test("the tarball holds exactly the files a user needs", () => {
   const nested = files.filter((f) => f.includes("/"))
   // The glue's JS snippets (wasm-bindgen keeps their crate path): src/js/shim.js, for the full
   // build (web/, node/, node-esm/) and the lean one (core/web/, core/node/, core/node-esm/), and
-  // src/js/shim-builtins.js (the built-ins' helpers) for the full build only.
-  const snippet = /^(core\/)?(web|node|node-esm)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/shim(-builtins)?\.js$/
+  // src/js/shim-builtins.js (the built-ins' helpers) and src/js/webcrypto.js (the MCP client's
+  // OAuth signing over WebCrypto) for the full build only.
+  const snippet = /^(core\/)?(web|node|node-esm)\/snippets\/toolnexus-[0-9a-f]+\/src\/js\/(shim(-builtins)?|webcrypto)\.js$/
   assert.ok(!files.some((f) => f.startsWith("core/") && f.endsWith("shim-builtins.js")), "the lean build has no built-ins")
+  assert.ok(!files.some((f) => f.startsWith("core/") && f.endsWith("webcrypto.js")), "the lean build has no MCP client")
   for (const target of ["web", "node", "node-esm", "core/web", "core/node", "core/node-esm"]) {
     assert.ok(files.some((f) => f.startsWith(`${target}/snippets/`) && snippet.test(f)), `missing ${target}/snippets`)
   }
