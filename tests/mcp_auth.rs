@@ -340,6 +340,30 @@ fn bad_discovery_fails_the_server_with_its_reason() {
         good,
         "which is not this server",
     );
+    // Metadata for grants without a person (no authorization endpoint, RFC 8414 §2) is read,
+    // and the sign-in, which needs one, says so.
+    fails_with(
+        |w| {
+            *w.metadata.borrow_mut() = (
+                200,
+                json!({"issuer": ISSUER, "token_endpoint": "http://as/token", "registration_endpoint": "http://as/register"}).to_string(),
+            )
+        },
+        auth(),
+        good,
+        "the authorization server has no authorization_endpoint",
+    );
+    fails_with(
+        |w| {
+            *w.metadata.borrow_mut() = (
+                200,
+                json!({"issuer": ISSUER, "authorization_endpoint": "javascript:alert(1)", "token_endpoint": "http://as/token"}).to_string(),
+            )
+        },
+        auth(),
+        good,
+        "has no http(s) authorization_endpoint",
+    );
 }
 
 #[test]

@@ -46,7 +46,8 @@ before(async () => {
     const body = Buffer.concat(chunks).toString()
     if (req.url === "/.well-known/oauth-protected-resource/mcp") return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base] })
     if (req.url === "/.well-known/oauth-authorization-server") {
-      return json(res, 200, { issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, grant_types_supported: ["client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer"], token_endpoint_auth_methods_supported: ["client_secret_basic", "private_key_jwt"], response_types_supported: ["code"] })
+      // A server for grants without a person: no authorization endpoint (RFC 8414 §2).
+      return json(res, 200, { issuer: base, token_endpoint: `${base}/token`, grant_types_supported: ["client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer"], token_endpoint_auth_methods_supported: ["client_secret_basic", "private_key_jwt"] })
     }
     if (req.url === "/token") {
       const form = Object.fromEntries(new URLSearchParams(body))

@@ -215,10 +215,13 @@ pub async fn authorization_server(exchange: &Exchange, issuer: &str) -> Result<M
     Ok(metadata)
 }
 
-/// Refuses metadata without http(s) authorization and token endpoints.
+/// Refuses metadata without an http(s) token endpoint, or with an authorization endpoint that
+/// is not http(s). A server for grants without a person may leave the authorization endpoint
+/// out (RFC 8414 §2); the sign-in refuses such metadata when it needs one.
 fn has_endpoints(metadata: &Metadata, url: &str) -> Result<(), String> {
-    for key in ["authorization_endpoint", "token_endpoint"] {
-        if metadata.text(key).and_then(HttpUrl::parse).is_none() {
+    for (key, required) in [("authorization_endpoint", false), ("token_endpoint", true)] {
+        let value = metadata.text(key);
+        if (required || value.is_some()) && value.and_then(HttpUrl::parse).is_none() {
             return Err(format!(
                 "the authorization server metadata at {url} has no http(s) {key}"
             ));
