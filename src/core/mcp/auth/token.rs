@@ -142,7 +142,7 @@ fn form_part(text: &str) -> String {
 ///     fn now_ms(&self) -> f64 { 1000.0 }
 ///     fn sleep(&self, _ms: f64) -> LocalBoxFuture<'static, ()> { Box::pin(std::future::pending()) }
 /// }
-/// let exchange = Exchange { http: Rc::new(Endpoint), clock: Rc::new(Frozen), timeout_ms: 5000.0 };
+/// let exchange = Exchange { http: Rc::new(Endpoint), clock: Rc::new(Frozen), timeout_ms: 5000.0, dpop: None };
 /// let client = ClientCredentials { id: "c".into(), secret: Some("s".into()), method: "client_secret_post".into() };
 /// let grant = vec![("grant_type".to_owned(), "client_credentials".to_owned())];
 /// let tokens = futures_executor::block_on(token_request(&exchange, "https://as/token", &client, grant, vec![])).unwrap();
