@@ -4,8 +4,9 @@
 // 1.x SDK server, multi-round-trip input (MRTR) answered in-page through the toolkit's `waitFor`
 // (a form with its schema's defaults, a URL, two inputs in one round) or halting a run durably
 // (the opaque requestState kept byte for byte) and finished by runWithAnswer in a fresh client,
-// an input of an unknown kind and a requestState the server refuses as readable errors, and
-// tools/list kept for the server's ttlMs.
+// an input of an unknown kind and a requestState the server refuses as readable errors,
+// tools/list kept for the server's ttlMs, and subscriptions/listen bringing a tool the server
+// added into toolkit.tools() (closed by close(); a refused subscription harmless).
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
 import { createClient, createToolkit } from "../../pkg/node.mjs"
@@ -43,7 +44,10 @@ test("a 2026-07-28 server: server/discover, no initialize, _meta and the mirrori
     )
     assert.deepEqual(await toolkit.execute("s_echo", { text: "hi" }), { output: "echo: hi", isError: false, metadata: { server: "s" } })
     await toolkit.close()
-    const mine = since(start)
+    const all = since(start)
+    // The SDK server says it sends tools/list_changed: the client subscribes (its own test below).
+    assert.equal(all.filter((r) => r.body.method === "subscriptions/listen").length, 1)
+    const mine = all.filter((r) => r.body.method !== "subscriptions/listen")
     assert.deepEqual(
       mine.map((r) => r.body.method),
       ["server/discover", "tools/list", "tools/call"],
@@ -197,4 +201,42 @@ test("tools/list is kept for the server's ttlMs (per server), and listed again w
     }
     assert.equal(lists(route) - before, expected, route)
   }
+})
+
+async function eventually(check, what) {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  assert.fail(`never happened: ${what}`)
+}
+
+test("subscriptions/listen: a tool the server adds appears in tools(), and close() ends the stream", async () => {
+  const start = server.requests.length
+  const toolkit = await kit(server.url("/changing"))
+  const listens = server.requests.slice(start).filter((r) => r.body?.method === "subscriptions/listen")
+  assert.equal(listens.length, 1)
+  const [listen] = listens
+  assert.equal(listen.method, "POST")
+  assert.deepEqual(listen.body.params.notifications, { toolsListChanged: true })
+  assert.equal(listen.body.params._meta[META], "2026-07-28")
+  assert.equal(listen.headers["mcp-method"], "subscriptions/listen")
+  assert.equal(toolkit.tools().some((t) => t.name === "s_added"), false)
+  server.addTool("added")
+  await eventually(() => toolkit.tools().some((t) => t.name === "s_added"), "s_added listed")
+  assert.deepEqual(await toolkit.execute("s_added", {}), { output: "added ok", isError: false, metadata: { server: "s" } })
+  assert.equal(listen.closed, false, "open while the toolkit is")
+  await toolkit.close()
+  await eventually(() => listen.closed, "the subscription's connection closed")
+  assert.equal(server.requests.slice(start).filter((r) => r.body?.method === "subscriptions/listen").length, 1, "not sent again")
+})
+
+test("subscriptions/listen refused by the server: the toolkit loads and works as before", async () => {
+  const start = server.requests.length
+  const toolkit = await kit(server.url("/nolisten"))
+  assert.deepEqual(toolkit.mcpStatus(), { s: "connected" })
+  assert.equal(toolkit.tools().length, 5)
+  assert.deepEqual(await toolkit.execute("s_echo", { text: "still" }), { output: "echo: still", isError: false, metadata: { server: "s" } })
+  await toolkit.close()
+  assert.equal(server.requests.slice(start).filter((r) => r.body?.method === "subscriptions/listen").length, 1, "asked once")
 })
