@@ -13,7 +13,7 @@ import { createClient, createToolkit } from "../../pkg/node.mjs"
 import { startMcp2Server } from "./support/mcp2-server.mjs"
 import { startMcpServer } from "./support/mcp-server.mjs"
 import { startOpenAIStub, openai } from "./support/stub-server.mjs"
-import { assertPlainJson, clearKeyEnv } from "./support/helpers.mjs"
+import { assertPlainJson, clearKeyEnv, eventually } from "./support/helpers.mjs"
 
 clearKeyEnv()
 let server, legacy, stub
@@ -202,14 +202,6 @@ test("tools/list is kept for the server's ttlMs (per server), and listed again w
     assert.equal(lists(route) - before, expected, route)
   }
 })
-
-async function eventually(check, what) {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  assert.fail(`never happened: ${what}`)
-}
 
 test("subscriptions/listen: a tool the server adds appears in tools(), and close() ends the stream", async () => {
   const start = server.requests.length
