@@ -203,7 +203,7 @@ test("tools/list is kept for the server's ttlMs (per server), and listed again w
   }
 })
 
-test("subscriptions/listen: a tool the server adds appears in tools(), and close() ends the stream", async () => {
+test("subscriptions/listen: a tool the server adds appears in tools() (the ttlMs cache dropped), and close() ends the stream", async () => {
   const start = server.requests.length
   const toolkit = await kit(server.url("/changing"))
   const listens = server.requests.slice(start).filter((r) => r.body?.method === "subscriptions/listen")
@@ -216,6 +216,8 @@ test("subscriptions/listen: a tool the server adds appears in tools(), and close
   assert.equal(toolkit.tools().some((t) => t.name === "s_added"), false)
   server.addTool("added")
   await eventually(() => toolkit.tools().some((t) => t.name === "s_added"), "s_added listed")
+  const lists = server.requests.slice(start).filter((r) => r.body?.method === "tools/list")
+  assert.equal(lists.length, 2, "listed again: the change dropped the list kept for its ttlMs")
   assert.deepEqual(await toolkit.execute("s_added", {}), { output: "added ok", isError: false, metadata: { server: "s" } })
   assert.equal(listen.closed, false, "open while the toolkit is")
   await toolkit.close()

@@ -10,8 +10,8 @@
 //   frobnicate     answers input_required with an entry of a kind no client knows (written by
 //                  the HTTP server itself: the SDK will not send one)
 // Routes: /mcp (legacy 2025 traffic served statelessly too), /strict (2026-07-28 only),
-// /cached (tools/list fresh for 60 s), /changing (`addTool(name)` adds a tool and tells its
-// `subscriptions/listen` streams), /nolisten (refuses every subscription). Every request is
+// /cached (tools/list fresh for 60 s), /changing (the same, and `addTool(name)` adds a tool and
+// tells its `subscriptions/listen` streams), /nolisten (refuses every subscription). Every request is
 // recorded in `requests` ({method, path, headers, body}; a `subscriptions/listen` one also
 // `closed`, true once its stream's connection ended).
 import { createServer } from "node:http"
@@ -94,7 +94,7 @@ export async function startMcp2Server() {
     "/mcp": createMcpHandler(factory()),
     "/strict": createMcpHandler(factory(), { legacy: "reject" }),
     "/cached": createMcpHandler(factory({ cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } } })),
-    "/changing": createMcpHandler(factory({ added })),
+    "/changing": createMcpHandler(factory({ added, cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } } })),
     "/nolisten": createMcpHandler(factory(), { maxSubscriptions: 0 }),
   }
   const requests = []
