@@ -5,10 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-use base64ct::{Base64, Base64UrlUnpadded, Encoding as _};
+use base64ct::{Base64, Encoding as _};
 use futures_executor::block_on;
-use ring::rand::SystemRandom;
-use ring::signature::{self, EcdsaKeyPair, KeyPair as _, RsaKeyPair, UnparsedPublicKey};
+use ring::signature::{self, UnparsedPublicKey};
 use std::cell::RefCell;
 use std::rc::Rc;
 use toolnexus::core::host::{
@@ -23,119 +22,12 @@ use toolnexus::core::mcp::m2m::flow::{obtain, AuthServer};
 use toolnexus::core::mcp::m2m::sign::{Alg, HostKey, KeySource, Signer};
 use toolnexus::json;
 
+use crate::ring_signer::{b64, RingSigner};
+
 const EC_PEM: &str = include_str!("m2m_keys/ec-p256.pem");
 const EC_JWK: &str = include_str!("m2m_keys/ec-p256.jwk.json");
 const RSA_PEM: &str = include_str!("m2m_keys/rsa-2048.pem");
 const RSA_PUBLIC: &[u8] = include_bytes!("m2m_keys/rsa-2048.pub.der");
-
-// ---- a native signer standing in for WebCrypto ----
-
-enum Native {
-    Ec(EcdsaKeyPair),
-    Rsa(RsaKeyPair),
-}
-
-struct RingSigner;
-
-fn b64(text: &str) -> Result<Vec<u8>, String> {
-    Base64UrlUnpadded::decode_vec(text).map_err(|_| "bad base64url".to_owned())
-}
-
-fn ec_from_jwk(jwk: &Value) -> Result<EcdsaKeyPair, String> {
-    let part = |k: &str| b64(jwk.get(k).and_then(Value::as_str).unwrap_or(""));
-    let mut public = vec![4u8];
-    public.extend(part("x")?);
-    public.extend(part("y")?);
-    EcdsaKeyPair::from_private_key_and_public_key(
-        &signature::ECDSA_P256_SHA256_FIXED_SIGNING,
-        &part("d")?,
-        &public,
-        &SystemRandom::new(),
-    )
-    .map_err(|_| "not a P-256 private key".to_owned())
-}
-
-impl Signer for RingSigner {
-    fn import(
-        &self,
-        key: &KeySource,
-        alg: Alg,
-    ) -> LocalBoxFuture<'static, Result<HostKey, String>> {
-        let native = match (key, alg) {
-            (KeySource::Jwk(jwk), Alg::Es256) => ec_from_jwk(jwk).map(Native::Ec),
-            (KeySource::Pkcs8(der), Alg::Es256) => EcdsaKeyPair::from_pkcs8(
-                &signature::ECDSA_P256_SHA256_FIXED_SIGNING,
-                der,
-                &SystemRandom::new(),
-            )
-            .map(Native::Ec)
-            .map_err(|_| "not a P-256 PKCS#8 key".to_owned()),
-            (KeySource::Pkcs8(der), Alg::Rs256) => RsaKeyPair::from_pkcs8(der)
-                .map(Native::Rsa)
-                .map_err(|_| "not an RSA PKCS#8 key".to_owned()),
-            _ => Err(format!(
-                "{} keys of this form are not supported here",
-                alg.as_str()
-            )),
-        };
-        Box::pin(async move {
-            native.map(|n| HostKey {
-                alg,
-                handle: Rc::new(n),
-            })
-        })
-    }
-
-    fn generate(&self, alg: Alg) -> LocalBoxFuture<'static, Result<(HostKey, Value), String>> {
-        let rng = SystemRandom::new();
-        let made = EcdsaKeyPair::generate_pkcs8(&signature::ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
-            .ok()
-            .and_then(|pkcs8| {
-                EcdsaKeyPair::from_pkcs8(
-                    &signature::ECDSA_P256_SHA256_FIXED_SIGNING,
-                    pkcs8.as_ref(),
-                    &rng,
-                )
-                .ok()
-            });
-        Box::pin(async move {
-            let pair = made.ok_or("no key")?;
-            let public = pair.public_key().as_ref().to_vec();
-            let (x, y) = public.get(1..).unwrap_or(&[]).split_at(32);
-            let jwk = json!({"kty": "EC", "crv": "P-256",
-                "x": Base64UrlUnpadded::encode_string(x), "y": Base64UrlUnpadded::encode_string(y)});
-            Ok((
-                HostKey {
-                    alg,
-                    handle: Rc::new(Native::Ec(pair)),
-                },
-                jwk,
-            ))
-        })
-    }
-
-    fn sign(
-        &self,
-        key: &HostKey,
-        input: &[u8],
-    ) -> LocalBoxFuture<'static, Result<Vec<u8>, String>> {
-        let rng = SystemRandom::new();
-        let signed = match key.handle.downcast_ref::<Native>() {
-            Some(Native::Ec(pair)) => pair
-                .sign(&rng, input)
-                .map(|s| s.as_ref().to_vec())
-                .map_err(|_| "signing failed".to_owned()),
-            Some(Native::Rsa(pair)) => {
-                let mut out = vec![0u8; pair.public().modulus_len()];
-                pair.sign(&signature::RSA_PKCS1_SHA256, &rng, input, &mut out)
-                    .map(|()| out)
-                    .map_err(|_| "signing failed".to_owned())
-            }
-            None => Err("not this host's key".to_owned()),
-        };
-        Box::pin(async move { signed })
-    }
-}
 
 /// A signer whose keys never sign (a host whose WebCrypto refuses).
 struct BrokenSigner;

@@ -640,3 +640,61 @@ fn two_calls_refused_at_once_share_one_sign_in() {
         "the load's sign-in and one more"
     );
 }
+
+/// The claims of a compact JWS.
+fn claims_of(jwt: &str) -> Value {
+    let payload = jwt.split('.').nth(1).unwrap_or("");
+    let bytes = mcp_common::ring_signer::b64(payload).unwrap();
+    json!(serde_json::from_slice::<serde_json::Value>(&bytes).unwrap())
+}
+
+#[test]
+fn under_dpop_the_get_stream_and_the_session_delete_carry_their_own_proof() {
+    let mcp = FakeMcp::new(Mode::Json).with("GET", Reply::StreamThenHang);
+    let world = OAuthWorld::new(mcp.clone());
+    world.issued.set(1);
+    *world.token_answer.borrow_mut() = Some((
+        200,
+        json!({"access_token": "access-1", "token_type": "DPoP", "expires_in": 3600}).to_string(),
+    ));
+    let clock = VirtualClock::new();
+    let entries = toolnexus::core::mcp::config::parse_config(&json!({"mcpServers": {"main": {
+        "url": SERVER,
+        "auth": {"grant": "client_credentials", "clientId": "app", "clientSecret": "s3cret", "dpop": true}}}}))
+    .unwrap();
+    let mut base = host(Some(Rc::new(WorldHttp(world.clone()))), clock.clone());
+    base.signer = Some(Rc::new(mcp_common::ring_signer::RingSigner));
+    let status = run_spawning(&clock, move |spawn| async move {
+        let host = toolnexus::core::mcp::McpHost {
+            spawn: Some(spawn),
+            ..base
+        };
+        let source = load(&entries, &host).await;
+        source.close().await;
+        source.servers[0].clone()
+    });
+    assert_eq!(status.status, Status::Connected, "{:?}", status.error);
+    let to_server = world.hits_to(SERVER);
+    for method in ["POST", "GET", "DELETE"] {
+        let hits: Vec<&Hit> = to_server
+            .iter()
+            .filter(|h| h.method == method && h.header("authorization").is_some())
+            .collect();
+        assert!(!hits.is_empty(), "no authorized {method}");
+        for hit in hits {
+            assert_eq!(
+                hit.header("authorization").as_deref(),
+                Some("DPoP access-1")
+            );
+            let proof = hit
+                .header("dpop")
+                .unwrap_or_else(|| panic!("{method} without a proof"));
+            let claims = claims_of(&proof);
+            assert_eq!(claims["htm"], method);
+            assert_eq!(claims["htu"], SERVER);
+            assert!(claims["ath"].is_string(), "bound to the token");
+        }
+    }
+    assert_eq!(mcp.seen_rpc("GET").len(), 1);
+    assert_eq!(mcp.seen_rpc("DELETE").len(), 1);
+}

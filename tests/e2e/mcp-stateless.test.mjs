@@ -3,12 +3,14 @@
 // another origin) that answers `input_required`; with no waitFor the run halts and the page keeps
 // the halted run's JSON (localStorage); the page reloads; runWithAnswer, in the new page, sends
 // the call again with the answer and the opaque requestState byte for byte, and the run ends.
+// Each toolkit's subscriptions/listen stream is closed (its fetch aborted) by close().
 // Screenshots: target/e2e/mcp-stateless-*.png.
 import assert from "node:assert/strict"
 import { join } from "node:path"
 import { after, before, describe, it } from "node:test"
 import { openBrowser, shots, startDemoServer } from "./browser.mjs"
 import { startMcp2Server } from "../js/support/mcp2-server.mjs"
+import { eventually } from "../js/support/helpers.mjs"
 
 describe("MCP 2026-07-28 in the browser: an MRTR input halts a run, which resumes after a reload", () => {
   let demo, mcp, browser, page
@@ -86,6 +88,13 @@ describe("MCP 2026-07-28 in the browser: an MRTR input halts a run, which resume
     assert.equal(retries[0].headers["mcp-name"], "deploy")
     assert.match(retries[0].headers.origin, /^http:\/\/127\.0\.0\.1:\d+$/)
     await shot("resumed")
-    assert.deepEqual(browser.problems, [])
+    // Each toolkit subscribed to the server's tools/list_changed (subscriptions/listen); its
+    // close() aborted that stream's fetch, which Chromium reports as a failed request: those,
+    // one per subscription, and nothing else.
+    const listens = mcp.requests.filter((r) => r.body?.method === "subscriptions/listen")
+    assert.equal(listens.length, 2)
+    const aborted = listens.map(() => `requestfailed: ${mcp.url("/mcp")} net::ERR_ABORTED`)
+    await eventually(() => browser.problems.length >= aborted.length, "the aborted subscriptions reported")
+    assert.deepEqual(browser.problems, aborted)
   })
 })

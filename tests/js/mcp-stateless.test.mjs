@@ -4,15 +4,16 @@
 // 1.x SDK server, multi-round-trip input (MRTR) answered in-page through the toolkit's `waitFor`
 // (a form with its schema's defaults, a URL, two inputs in one round) or halting a run durably
 // (the opaque requestState kept byte for byte) and finished by runWithAnswer in a fresh client,
-// an input of an unknown kind and a requestState the server refuses as readable errors, and
-// tools/list kept for the server's ttlMs.
+// an input of an unknown kind and a requestState the server refuses as readable errors,
+// tools/list kept for the server's ttlMs, and subscriptions/listen bringing a tool the server
+// added into toolkit.tools() (closed by close(); a refused subscription harmless).
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
 import { createClient, createToolkit } from "../../pkg/node.mjs"
 import { startMcp2Server } from "./support/mcp2-server.mjs"
 import { startMcpServer } from "./support/mcp-server.mjs"
 import { startOpenAIStub, openai } from "./support/stub-server.mjs"
-import { assertPlainJson, clearKeyEnv } from "./support/helpers.mjs"
+import { assertPlainJson, clearKeyEnv, eventually } from "./support/helpers.mjs"
 
 clearKeyEnv()
 let server, legacy, stub
@@ -43,7 +44,10 @@ test("a 2026-07-28 server: server/discover, no initialize, _meta and the mirrori
     )
     assert.deepEqual(await toolkit.execute("s_echo", { text: "hi" }), { output: "echo: hi", isError: false, metadata: { server: "s" } })
     await toolkit.close()
-    const mine = since(start)
+    const all = since(start)
+    // The SDK server says it sends tools/list_changed: the client subscribes (its own test below).
+    assert.equal(all.filter((r) => r.body.method === "subscriptions/listen").length, 1)
+    const mine = all.filter((r) => r.body.method !== "subscriptions/listen")
     assert.deepEqual(
       mine.map((r) => r.body.method),
       ["server/discover", "tools/list", "tools/call"],
@@ -137,7 +141,9 @@ test("MRTR bad input: an entry of an unknown kind and a refused requestState end
   const halted = await client.run("deploy", { toolkit: plain })
   assert.equal(halted.status, "pending")
   const state = halted.pending.data.requestState
-  const flipped = state.slice(0, -1) + (state.at(-1) === "A" ? "B" : "A")
+  // Not the last character: its low bits may be base64url padding, which decodes the same.
+  const at = state.length - 10
+  const flipped = state.slice(0, at) + (state[at] === "A" ? "B" : "A") + state.slice(at + 1)
   const tampered = { ...halted.pending, data: { ...halted.pending.data, requestState: flipped } }
   stub.script(openai.text("gave up"))
   const r = await client.runWithAnswer({
@@ -197,4 +203,36 @@ test("tools/list is kept for the server's ttlMs (per server), and listed again w
     }
     assert.equal(lists(route) - before, expected, route)
   }
+})
+
+test("subscriptions/listen: a tool the server adds appears in tools() (the ttlMs cache dropped), and close() ends the stream", async () => {
+  const start = server.requests.length
+  const toolkit = await kit(server.url("/changing"))
+  const listens = server.requests.slice(start).filter((r) => r.body?.method === "subscriptions/listen")
+  assert.equal(listens.length, 1)
+  const [listen] = listens
+  assert.equal(listen.method, "POST")
+  assert.deepEqual(listen.body.params.notifications, { toolsListChanged: true })
+  assert.equal(listen.body.params._meta[META], "2026-07-28")
+  assert.equal(listen.headers["mcp-method"], "subscriptions/listen")
+  assert.equal(toolkit.tools().some((t) => t.name === "s_added"), false)
+  server.addTool("added")
+  await eventually(() => toolkit.tools().some((t) => t.name === "s_added"), "s_added listed")
+  const lists = server.requests.slice(start).filter((r) => r.body?.method === "tools/list")
+  assert.equal(lists.length, 2, "listed again: the change dropped the list kept for its ttlMs")
+  assert.deepEqual(await toolkit.execute("s_added", {}), { output: "added ok", isError: false, metadata: { server: "s" } })
+  assert.equal(listen.closed, false, "open while the toolkit is")
+  await toolkit.close()
+  await eventually(() => listen.closed, "the subscription's connection closed")
+  assert.equal(server.requests.slice(start).filter((r) => r.body?.method === "subscriptions/listen").length, 1, "not sent again")
+})
+
+test("subscriptions/listen refused by the server: the toolkit loads and works as before", async () => {
+  const start = server.requests.length
+  const toolkit = await kit(server.url("/nolisten"))
+  assert.deepEqual(toolkit.mcpStatus(), { s: "connected" })
+  assert.equal(toolkit.tools().length, 5)
+  assert.deepEqual(await toolkit.execute("s_echo", { text: "still" }), { output: "echo: still", isError: false, metadata: { server: "s" } })
+  await toolkit.close()
+  assert.equal(server.requests.slice(start).filter((r) => r.body?.method === "subscriptions/listen").length, 1, "asked once")
 })

@@ -8,6 +8,7 @@ import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
 import { createToolkit, loadMcp } from "../../pkg/node.mjs"
 import { ENUMS_SCHEMA, startStreamServer } from "./support/mcp-stream-server.mjs"
+import { eventually } from "./support/helpers.mjs"
 
 let server
 before(async () => {
@@ -21,15 +22,6 @@ const accept = (request) => ({ id: request.id, ok: true, data: {} })
 
 async function kit(options = {}) {
   return createToolkit({ builtins: false, mcpConfig: { mcpServers: { s: { url: server.url, ...options.server } } }, waitFor: options.waitFor ?? accept })
-}
-
-/** Waits (bounded) until `check()` is true. */
-async function eventually(check, what) {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  assert.fail(`never happened: ${what}`)
 }
 
 test("the standalone GET stream opens after initialize and close() ends it", async () => {

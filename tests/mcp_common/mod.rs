@@ -14,6 +14,7 @@
 pub mod clock;
 pub mod load;
 pub mod oauth;
+pub mod ring_signer;
 pub mod server;
 pub mod server_body;
 pub mod stdio;

@@ -108,8 +108,10 @@ impl OAuthWorld {
 
     fn valid(&self, bearer: Option<&str>) -> bool {
         let issued = self.issued.get();
-        (self.revoked.get() + 1..=issued)
-            .any(|n| bearer == Some(format!("Bearer access-{n}").as_str()))
+        (self.revoked.get() + 1..=issued).any(|n| {
+            bearer == Some(format!("Bearer access-{n}").as_str())
+                || bearer == Some(format!("DPoP access-{n}").as_str())
+        })
     }
 
     fn token(&self, hit: &Hit) -> (u16, String) {

@@ -56,6 +56,8 @@ mod mcp_auth;
 mod mcp_elicit;
 #[path = "../mcp_http.rs"]
 mod mcp_http;
+#[path = "../mcp_listen.rs"]
+mod mcp_listen;
 #[path = "../mcp_load.rs"]
 mod mcp_load;
 #[path = "../mcp_stdio.rs"]

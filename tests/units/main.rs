@@ -70,6 +70,8 @@ mod metrics_order;
 mod names;
 #[path = "../result_json.rs"]
 mod result_json;
+#[path = "../mcp_common/ring_signer.rs"]
+mod ring_signer;
 #[path = "../schema.rs"]
 mod schema;
 #[path = "../serve_elicit.rs"]

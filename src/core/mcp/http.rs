@@ -5,8 +5,10 @@
 //! request; `close` ends the session with a DELETE. With the stateless 2026-07-28 version every
 //! POST also names its method (`Mcp-Method`), its tool or resource (`Mcp-Name`) and the
 //! arguments its tool mirrors (`Mcp-Param-*`, see `param_headers.rs`). An event stream that ends before its
-//! answer is resumed with GET and `Last-Event-ID`, and the standalone GET stream carries what
-//! the server sends outside of our requests (`http_stream.rs`).
+//! answer is resumed with GET and `Last-Event-ID`, and the standalone GET stream (2026-07-28:
+//! the `subscriptions/listen` stream) carries what the server sends outside of our requests
+//! (`http_stream.rs`). Under `auth.dpop` every request, GET and DELETE included, carries a
+//! proof of its own method and URL.
 
 use crate::core::json::value::Value;
 use std::cell::RefCell;
@@ -141,7 +143,7 @@ pub(super) struct Poster {
     pub(super) session: Rc<RefCell<Session>>,
     pub(super) clock: Option<Rc<dyn Clock>>,
     pub(super) spawn: Option<Rc<dyn Spawn>>,
-    auth: Option<Rc<Authorizer>>,
+    pub(super) auth: Option<Rc<Authorizer>>,
 }
 
 impl Poster {
@@ -200,13 +202,8 @@ impl Poster {
         signal: Option<Signal>,
     ) -> Result<HeadedResponse, McpError> {
         let had_session = self.session.borrow().id.is_some();
-        let mut proof = None;
         if let Some(auth) = &self.auth {
             auth.fresh().await;
-            proof = auth
-                .proof("POST", &self.url)
-                .await
-                .map_err(McpError::Auth)?;
         }
         let mut request = self.request(
             "POST",
@@ -217,20 +214,13 @@ impl Poster {
         if modern {
             extra.extend(mirrored(message));
         }
-        extra.extend(proof);
+        extra.extend(self.proof(&request).await?);
         if !extra.is_empty() {
             let mut headers = request.headers.to_vec();
             headers.extend(extra);
             request.headers = headers.into();
         }
-        let response = self
-            .http
-            .open_with_headers(&request)
-            .await
-            .map_err(http_error)?;
-        if let (Some(auth), Some(nonce)) = (&self.auth, response.header("dpop-nonce")) {
-            auth.dpop_nonce(&self.url, nonce);
-        }
+        let response = self.open(&request).await?;
         // 2026-07-28 has no sessions: an id a server sends anyway is not kept.
         if let Some(id) = response
             .header("mcp-session-id")
@@ -253,6 +243,34 @@ impl Poster {
             status,
             body: clip(body.trim()),
         })
+    }
+
+    /// The `DPoP` proof header of `request` (its method and URL) under `auth.dpop`, bound to
+    /// the token it carries; none without DPoP.
+    pub(super) async fn proof(
+        &self,
+        request: &HttpRequest,
+    ) -> Result<Option<(String, String)>, McpError> {
+        match &self.auth {
+            Some(auth) => auth
+                .proof(&request.method, &request.url)
+                .await
+                .map_err(McpError::Auth),
+            None => Ok(None),
+        }
+    }
+
+    /// Sends `request`, keeping the `DPoP-Nonce` the server answers with for the next proof.
+    pub(super) async fn open(&self, request: &HttpRequest) -> Result<HeadedResponse, McpError> {
+        let response = self
+            .http
+            .open_with_headers(request)
+            .await
+            .map_err(http_error)?;
+        if let (Some(auth), Some(nonce)) = (&self.auth, response.header("dpop-nonce")) {
+            auth.dpop_nonce(&self.url, nonce);
+        }
+        Ok(response)
     }
 
     /// Reads what is left of a body for a moment, then lets it go.
@@ -355,8 +373,12 @@ impl Transport for StreamableHttp {
         self.session.borrow_mut().protocol = Some(version.to_owned());
     }
 
-    fn listen(&self, handler: Rc<dyn ServerRequests>) -> LocalBoxFuture<'static, ()> {
-        Box::pin(self.poster().listen(handler))
+    fn listen(
+        &self,
+        handler: Rc<dyn ServerRequests>,
+        subscription: Option<Value>,
+    ) -> LocalBoxFuture<'static, ()> {
+        Box::pin(self.poster().listen(handler, subscription))
     }
 
     fn reset(&self) {
@@ -369,14 +391,20 @@ impl Transport for StreamableHttp {
     fn close(&self) -> LocalBoxFuture<'static, ()> {
         let poster = self.poster();
         let had_session = self.session.borrow().id.is_some();
-        let request = poster.request("DELETE", None, None);
+        let mut request = poster.request("DELETE", None, None);
         self.reset();
         Box::pin(async move {
-            if had_session {
-                // 405 (the server does not let clients end sessions) and errors are all fine.
-                if let Ok(response) = poster.http.open_with_headers(&request).await {
-                    poster.drain(response).await;
-                }
+            if !had_session {
+                return;
+            }
+            if let Ok(Some(proof)) = poster.proof(&request).await {
+                let mut headers = request.headers.to_vec();
+                headers.push(proof);
+                request.headers = headers.into();
+            }
+            // 405 (the server does not let clients end sessions) and errors are all fine.
+            if let Ok(response) = poster.open(&request).await {
+                poster.drain(response).await;
             }
         })
     }

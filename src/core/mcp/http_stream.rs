@@ -2,14 +2,17 @@
 //! its answer is picked up again with a GET carrying `Last-Event-ID`, after the delay the
 //! server's `retry:` field asked for (SEP-1699); and the standalone GET stream, opened after
 //! `initialize` when the server allows one (405 means it does not), carries the server's own
-//! requests and notifications until the session is reset or closed.
+//! requests and notifications until the session is reset or closed. Under 2026-07-28 a
+//! `subscriptions/listen` POST takes its place: its answer is a stream of the notifications
+//! subscribed to, ended by the server with a response to it (never resumed, but sent again
+//! after the `retry:` delay when it broke off).
 
 use crate::core::json::value::Value;
 use futures_util::future::{select, Either};
 use std::rc::Rc;
 
 use super::http::Poster;
-use super::http_read::{http_error, next_bytes};
+use super::http_read::next_bytes;
 use super::jsonrpc::{classify, Incoming};
 use super::transport::{McpError, ServerRequests};
 use crate::core::agents::signal::{AbortHandle, TurnAbort};
@@ -62,6 +65,18 @@ pub(super) fn message_of(event: &SseEvent) -> Option<Result<Value, String>> {
     Some(crate::core::json::parse::from_str(&event.data).map_err(|_| event.data.clone()))
 }
 
+/// The response when it is a successful event stream (or of unknown type, from a transport
+/// that cannot read headers).
+fn event_stream(response: HeadedResponse) -> Option<HeadedResponse> {
+    let media = response.header("content-type").unwrap_or("");
+    let events = media.is_empty()
+        || media
+            .trim_start()
+            .get(..17)
+            .is_some_and(|m| m.eq_ignore_ascii_case("text/event-stream"));
+    Some(response).filter(|r| (200..300).contains(&r.status) && events)
+}
+
 impl Poster {
     /// GETs an event stream, resuming after `last_id` when given. `Ok(None)` when the server
     /// offers none (405, any other error status, a body that is not an event stream).
@@ -69,24 +84,21 @@ impl Poster {
         &self,
         last_id: Option<&str>,
     ) -> Result<Option<HeadedResponse>, McpError> {
-        let mut request = self.request("GET", None, None);
-        if let Some(id) = last_id {
-            let mut headers = request.headers.to_vec();
-            headers.push(("last-event-id".into(), id.to_owned()));
-            request.headers = headers.into();
+        if let Some(auth) = &self.auth {
+            auth.fresh().await;
         }
-        let response = self
-            .http
-            .open_with_headers(&request)
-            .await
-            .map_err(http_error)?;
-        let media = response.header("content-type").unwrap_or("");
-        let events = media.is_empty()
-            || media
-                .trim_start()
-                .get(..17)
-                .is_some_and(|m| m.eq_ignore_ascii_case("text/event-stream"));
-        Ok(Some(response).filter(|r| (200..300).contains(&r.status) && events))
+        let mut request = self.request("GET", None, None);
+        let mut headers = request.headers.to_vec();
+        headers.extend(last_id.map(|id| ("last-event-id".into(), id.to_owned())));
+        headers.extend(self.proof(&request).await?);
+        request.headers = headers.into();
+        Ok(event_stream(self.open(&request).await?))
+    }
+
+    /// POSTs a `subscriptions/listen` request (2026-07-28); `Ok(None)` when the server
+    /// answers with anything but an event stream (a refusal, in a JSON body).
+    async fn subscribe(&self, message: &Value) -> Result<Option<HeadedResponse>, McpError> {
+        Ok(event_stream(self.post(message, None).await?))
     }
 
     /// After a stream ended or broke: waits the server's `retry:` delay, then reopens it from
@@ -97,28 +109,42 @@ impl Poster {
         resume: &mut Resume,
         need_id: bool,
     ) -> Result<Option<HeadedResponse>, McpError> {
-        let Some(clock) = &self.clock else {
+        if !self.may_reopen(resume, need_id).await {
             return Ok(None);
+        }
+        self.open_stream(resume.last_id.as_deref()).await
+    }
+
+    /// Whether a stream may be opened once more; if so, after the server's `retry:` delay.
+    async fn may_reopen(&self, resume: &mut Resume, need_id: bool) -> bool {
+        let Some(clock) = &self.clock else {
+            return false;
         };
         if (need_id && !resume.resumable()) || resume.quiet >= MAX_QUIET_RECONNECTS {
-            return Ok(None);
+            return false;
         }
         resume.quiet += 1;
         clock
             .sleep(resume.retry_ms.map_or(DEFAULT_RETRY_MS, |ms| ms as f64))
             .await;
-        self.open_stream(resume.last_id.as_deref()).await
+        true
     }
 
-    /// Opens the standalone GET stream and reads it in the background (the module doc says
+    /// Opens the standalone GET stream, or under 2026-07-28 the `subscription` (a
+    /// `subscriptions/listen` request), and reads it in the background (the module doc says
     /// what it carries); resolves once the stream is open, refused, or slow to open.
-    pub(super) async fn listen(self, handler: Rc<dyn ServerRequests>) {
+    pub(super) async fn listen(self, handler: Rc<dyn ServerRequests>, subscription: Option<Value>) {
         let (Some(spawn), Some(clock)) = (self.spawn.clone(), self.clock.clone()) else {
             return;
         };
         let poster = self.clone();
-        let opening: LocalBoxFuture<'static, _> =
-            Box::pin(async move { poster.open_stream(None).await });
+        let message = subscription.clone();
+        let opening: LocalBoxFuture<'static, _> = Box::pin(async move {
+            match &message {
+                Some(message) => poster.subscribe(message).await,
+                None => poster.open_stream(None).await,
+            }
+        });
         let (opened, opening) = match select(opening, clock.sleep(OPEN_WAIT_MS)).await {
             Either::Left((Ok(Some(response)), _)) => (Some(response), None),
             Either::Left(_) => return,
@@ -135,7 +161,9 @@ impl Poster {
                 },
                 (None, None) => return,
             };
-            poster.keep_reading(response, handler, reader_spawn).await;
+            poster
+                .keep_reading(response, handler, reader_spawn, subscription)
+                .await;
         };
         let stop = TurnAbort::new();
         let stopped = AbortHandle(stop.clone()).wait();
@@ -153,19 +181,32 @@ impl Poster {
         mut response: HeadedResponse,
         handler: Rc<dyn ServerRequests>,
         spawn: Rc<dyn Spawn>,
+        subscription: Option<Value>,
     ) {
         let mut resume = Resume::default();
         loop {
             let mut decoder = SseDecoder::default();
+            let mut ended = false;
             while let Ok(Some(chunk)) = next_bytes(&mut response).await {
                 let events = decoder.feed(&chunk);
                 resume.note(&decoder, &events);
-                self.route(events, &handler, &spawn);
+                ended |= self.route(events, &handler, &spawn);
             }
             let events = decoder.finish();
             resume.note(&decoder, &events);
-            self.route(events, &handler, &spawn);
-            match self.resume(&mut resume, false).await {
+            // A response ends a subscription for good: the server closed it gracefully, or
+            // refused it. Only a stream that broke off is opened again.
+            if self.route(events, &handler, &spawn) || ended {
+                return;
+            }
+            let next = match &subscription {
+                Some(message) if self.may_reopen(&mut resume, false).await => {
+                    self.subscribe(message).await
+                }
+                Some(_) => return,
+                None => self.resume(&mut resume, false).await,
+            };
+            match next {
                 Ok(Some(next)) => response = next,
                 _ => return,
             }
@@ -173,13 +214,15 @@ impl Poster {
     }
 
     /// Server requests on the standalone stream are answered each in its own task (an
-    /// elicitation may wait for a person); notifications go to the handler.
+    /// elicitation may wait for a person); notifications go to the handler. `true` when a
+    /// response came (the end of a subscription).
     fn route(
         &self,
         events: Vec<SseEvent>,
         handler: &Rc<dyn ServerRequests>,
         spawn: &Rc<dyn Spawn>,
-    ) {
+    ) -> bool {
+        let mut ended = false;
         for event in &events {
             let Some(Ok(message)) = message_of(event) else {
                 continue;
@@ -192,8 +235,10 @@ impl Poster {
                     }));
                 }
                 Incoming::Notification { method, params } => handler.notified(&method, &params),
-                Incoming::Response { .. } | Incoming::Invalid => {}
+                Incoming::Response { .. } => ended = true,
+                Incoming::Invalid => {}
             }
         }
+        ended
     }
 }

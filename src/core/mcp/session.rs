@@ -5,7 +5,8 @@
 //! `list_cache.rs`) → `tools/call`, each exchange bounded by a time budget and the caller's
 //! signal (a call's deadline pushed back by its progress notifications). A session the server
 //! forgot (HTTP 404) is re-initialized once. After `initialize` the transport listens for the
-//! server's own messages (the standalone GET stream), routed by [`Dispatch`].
+//! server's own messages (the standalone GET stream; under 2026-07-28 a `subscriptions/listen`
+//! for `list_changed`, when the server sends it), routed by [`Dispatch`].
 
 use crate::core::json::value::Value;
 use crate::core::text::JoinWith;
@@ -283,6 +284,7 @@ impl Session {
         // The era is the server's: probed once, a forgotten legacy session goes straight to
         // `initialize` again.
         if self.transport.speaks_modern() && !self.probed.replace(true) && self.discover().await? {
+            self.subscribe().await;
             return Ok(());
         }
         let params = crate::json_value!({
@@ -305,6 +307,7 @@ impl Session {
             self.transport.reset();
             self.transport.set_protocol_version(MODERN_VERSION);
             self.modern.set(true);
+            self.subscribe().await;
             return Ok(());
         }
         if !SUPPORTED_VERSIONS.contains(&version) {
@@ -331,9 +334,32 @@ impl Session {
         )
         .await?;
         if self.listen.get() {
-            self.transport.listen(self.handler.clone()).await;
+            self.transport.listen(self.handler.clone(), None).await;
         }
         Ok(())
+    }
+
+    /// Under 2026-07-28, when the server says it sends `notifications/tools/list_changed`:
+    /// subscribes to them (`subscriptions/listen`), read in the background like the 2025 GET
+    /// stream.
+    async fn subscribe(&self) {
+        let sends = self
+            .server_capabilities
+            .borrow()
+            .get("tools")
+            .and_then(|tools| tools.get("listChanged"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if !(sends && self.listen.get()) {
+            return;
+        }
+        let id = self.next_id.get();
+        self.next_id.set(id.wrapping_add(1));
+        let params = with_meta(crate::json_value!({"notifications": {"toolsListChanged": true}}));
+        let message = jsonrpc::request(id, "subscriptions/listen", params);
+        self.transport
+            .listen(self.handler.clone(), Some(message))
+            .await;
     }
 
     /// Probes with `server/discover`: `true` when the server speaks 2026-07-28 (its

@@ -136,9 +136,15 @@ pub trait Transport {
     /// Remembers the negotiated protocol version (HTTP sends it as a header).
     fn set_protocol_version(&self, _version: &str) {}
     /// Opens what carries the server's own messages outside of our requests (HTTP: the
-    /// standalone GET event stream, when the server allows one), routed to `handler` until
-    /// [`reset`](Self::reset) or [`close`](Self::close). Resolves once it is open or refused.
-    fn listen(&self, _handler: Rc<dyn ServerRequests>) -> LocalBoxFuture<'static, ()> {
+    /// standalone GET event stream, when the server allows one; under 2026-07-28 the stream
+    /// that answers `subscription`, a `subscriptions/listen` request), routed to `handler`
+    /// until [`reset`](Self::reset) or [`close`](Self::close). Resolves once it is open or
+    /// refused.
+    fn listen(
+        &self,
+        _handler: Rc<dyn ServerRequests>,
+        _subscription: Option<Value>,
+    ) -> LocalBoxFuture<'static, ()> {
         Box::pin(async {})
     }
     /// Forgets the session, so the next `initialize` starts a new one.

@@ -58,6 +58,15 @@ export function timeout(ms, what) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Waits until `check()` is true, looking every 50 ms; fails naming `what` after 10 s. */
+export async function eventually(check, what) {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return
+    await sleep(50)
+  }
+  assert.fail(`never happened: ${what}`)
+}
+
 /** Asserts `value` is plain JSON data (survives a JSON round trip unchanged). */
 export function assertPlainJson(value) {
   assert.deepEqual(JSON.parse(JSON.stringify(value)), value)

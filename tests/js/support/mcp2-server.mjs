@@ -10,8 +10,10 @@
 //   frobnicate     answers input_required with an entry of a kind no client knows (written by
 //                  the HTTP server itself: the SDK will not send one)
 // Routes: /mcp (legacy 2025 traffic served statelessly too), /strict (2026-07-28 only),
-// /cached (tools/list fresh for 60 s). Every request is recorded in `requests`
-// ({method, path, headers, body}).
+// /cached (tools/list fresh for 60 s), /changing (the same, and `addTool(name)` adds a tool and
+// tells its `subscriptions/listen` streams), /nolisten (refuses every subscription). Every request is
+// recorded in `requests` ({method, path, headers, body}; a `subscriptions/listen` one also
+// `closed`, true once its stream's connection ended).
 import { createServer } from "node:http"
 import { McpServer, createMcpHandler, createRequestStateCodec, inputRequired, acceptedContent, inputResponse } from "@modelcontextprotocol/server"
 import { z } from "zod"
@@ -63,6 +65,7 @@ function factory(options = {}) {
     // Listed by the SDK; its calls are answered by the HTTP server below, since the SDK refuses
     // to send an input request of a kind the revision does not define.
     mcp.registerTool("frobnicate", { description: "Asks for an input of an unknown kind" }, async () => text("never"))
+    for (const name of options.added ?? []) mcp.registerTool(name, { description: "Added later" }, async () => text(`${name} ok`))
     return mcp
   }
 }
@@ -86,10 +89,13 @@ const CORS = {
 
 /** Starts the server; `url(path)`, `requests`, `close()`. */
 export async function startMcp2Server() {
+  const added = []
   const handlers = {
     "/mcp": createMcpHandler(factory()),
     "/strict": createMcpHandler(factory(), { legacy: "reject" }),
     "/cached": createMcpHandler(factory({ cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } } })),
+    "/changing": createMcpHandler(factory({ added, cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } } })),
+    "/nolisten": createMcpHandler(factory(), { maxSubscriptions: 0 }),
   }
   const requests = []
   const server = createServer(async (req, res) => {
@@ -107,7 +113,12 @@ export async function startMcp2Server() {
       } catch {
         parsed = body
       }
-      requests.push({ method: req.method, path, headers: req.headers, body: parsed })
+      const entry = { method: req.method, path, headers: req.headers, body: parsed }
+      if (parsed?.method === "subscriptions/listen") {
+        entry.closed = false
+        res.on("close", () => (entry.closed = true))
+      }
+      requests.push(entry)
       if (!handler) {
         res.writeHead(404, CORS).end("no such route")
         return
@@ -135,6 +146,10 @@ export async function startMcp2Server() {
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     requests,
+    addTool: (name) => {
+      added.push(name)
+      handlers["/changing"].notify.toolsChanged()
+    },
     close: async () => {
       await Promise.all(Object.values(handlers).map((h) => h.close()))
       server.closeAllConnections()
