@@ -6,9 +6,10 @@
 
 use toolnexus::core::mcp::jsonrpc::RpcError;
 use toolnexus::core::mcp::modern::{era_of, Era};
-use toolnexus::core::mcp::mrtr::{entry_request, input_required, Retry};
+use toolnexus::core::mcp::mrtr::{entry_request, input_required, round_request, Retry};
 use toolnexus::core::mcp::param_headers::{call_headers, encoded, param_headers};
 use toolnexus::core::mcp::transport::McpError;
+use toolnexus::core::types::Answer;
 use toolnexus::json;
 
 fn status(status: u16, body: &str) -> McpError {
@@ -156,4 +157,45 @@ fn an_input_required_result_and_its_retry() {
     let roots = json!({"method": "roots/list"});
     let why = entry_request("srv", "t", "r", &roots, None, 0.0).unwrap_err();
     assert!(why.contains("\"r\": roots/list"), "{why}");
+}
+
+#[test]
+fn a_round_of_forms_halts_as_one_request_and_its_answer_fills_every_entry() {
+    let form = |message: &str| {
+        json!({"method": "elicitation/create", "params": {"message": message,
+            "requestedSchema": {"type": "object", "properties": {
+                "value": {"type": "string"}, "note": {"type": "string", "default": "none"}}}}})
+    };
+    let entries: Vec<(String, _)> = [("color", "Which color?"), ("size", "Which size?")]
+        .into_iter()
+        .map(|(key, message)| {
+            let request = entry_request("srv", "pick", key, &form(message), Some("st"), 0.0);
+            (key.to_owned(), request.unwrap())
+        })
+        .collect();
+    let round = round_request("srv", "pick", &entries, Some("st"));
+    assert_eq!(round.kind, "input");
+    let data = round.data.clone().unwrap();
+    assert_eq!(data["requestState"], "st");
+    assert_eq!(data["inputs"]["color"]["prompt"], "Which color?");
+    let answer = Answer::from_json(json!({"id": round.id, "ok": true,
+        "data": {"color": {"value": "red"}, "size": {"value": "large", "note": "tight"}}}))
+    .unwrap();
+    let retry = Retry::resumed("srv", "pick", &round, &answer).unwrap();
+    assert_eq!(retry.state.as_deref(), Some("st"));
+    assert_eq!(
+        toolnexus::core::json::value::Value::Object(retry.responses.clone()),
+        json!({
+            "color": {"action": "accept", "content": {"value": "red", "note": "none"}},
+            "size": {"action": "accept", "content": {"value": "large", "note": "tight"}}
+        }),
+        "each entry's values, its schema's defaults filled in"
+    );
+    // Declined: every entry declined.
+    let no = Answer::from_json(json!({"id": round.id, "ok": false, "reason": "declined"})).unwrap();
+    let declined = Retry::resumed("srv", "pick", &round, &no).unwrap();
+    assert_eq!(declined.responses.len(), 2);
+    assert_eq!(declined.responses["size"]["action"], "decline");
+    // Another tool's round is not this one's.
+    assert!(Retry::resumed("srv", "other", &round, &answer).is_none());
 }

@@ -192,6 +192,40 @@ test("MRTR durable: a run halts on the input, the pending JSON keeps requestStat
   await fresh.close()
 })
 
+test("MRTR durable, a round of two forms: one input Request carries both, runWithAnswer answers both at once", async () => {
+  stub.script(openai.toolCalls([{ id: "c1", name: "s_two_questions", args: {} }]))
+  const toolkit = await kit(server.url("/mcp"))
+  const halted = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 }).run("Pick", { toolkit })
+  assert.equal(halted.status, "pending")
+  assert.equal(halted.pending.kind, "input")
+  assert.equal(halted.pending.prompt, "Which color?\nWhich size?")
+  assert.deepEqual(Object.keys(halted.pending.data.inputs), ["color", "size"])
+  assert.equal(halted.pending.data.inputs.size.prompt, "Which size?")
+  assert.equal(halted.pending.data.inputs.color.schema.properties.value.type, "string")
+  const back = JSON.parse(JSON.stringify(halted))
+  await toolkit.close()
+
+  const start = server.requests.length
+  stub.script(openai.text("Picked."))
+  const fresh = await kit(server.url("/mcp"))
+  const r = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 }).runWithAnswer({
+    toolkit: fresh,
+    history: back.messages,
+    pending: back.pending,
+    answer: { id: back.pending.id, ok: true, data: { color: { value: "blue" }, size: { value: "small" } } },
+  })
+  assert.equal(r.status, "done")
+  const retry = calls(since(start), "two_questions")
+  assert.equal(retry.length, 1, "one retry answers the whole round")
+  assert.deepEqual(retry[0].body.params.inputResponses, {
+    color: { action: "accept", content: { value: "blue" } },
+    size: { action: "accept", content: { value: "small" } },
+  })
+  const fed = stub.requests.at(-1).body.messages.filter((m) => m.role === "tool").at(-1)
+  assert.equal(fed.content, "blue small")
+  await fresh.close()
+})
+
 test("tools/list is kept for the server's ttlMs (per server), and listed again when it has none", async () => {
   const lists = (route) => server.requests.filter((r) => r.path === route && r.body?.method === "tools/list").length
   for (const [route, expected] of [["/cached", 1], ["/mcp", 2]]) {

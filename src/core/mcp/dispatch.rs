@@ -90,6 +90,11 @@ impl Dispatch {
         self.requests.ask(request)
     }
 
+    /// Whether the toolkit has a `waitFor` to ask.
+    pub fn can_ask(&self) -> bool {
+        self.requests.can_ask()
+    }
+
     /// Watches call `token`'s progress until the returned guard is dropped.
     pub fn track(self: &Rc<Self>, token: u64, deadline: Rc<Deadline>) -> Tracked {
         self.calls.borrow_mut().push((token, deadline));

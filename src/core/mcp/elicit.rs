@@ -152,6 +152,11 @@ impl Elicitation {
         Elicitation { wait_for, clock }
     }
 
+    /// Whether there is a `waitFor` to ask.
+    pub fn can_ask(&self) -> bool {
+        self.wait_for.is_some()
+    }
+
     /// Asks `waitFor` for `request`; `None` without one.
     pub fn ask(&self, request: &Request) -> Option<LocalBoxFuture<'static, Result<Value, String>>> {
         Some(self.wait_for.as_ref()?.wait_for(request))

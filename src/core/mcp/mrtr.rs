@@ -7,7 +7,9 @@
 //!
 //! A halted request's `data` names the server, the tool, the entry and the state:
 //! `{server, tool, input, requestState?, schema?}`, so a retry after a reload (or in another
-//! process) finds its way back.
+//! process) finds its way back. A round of several forms halts as one `input` Request whose
+//! `data.inputs` holds each entry's `{prompt, schema?}` by key (`round_request`); its answer's
+//! `data` gives each entry's values under the same key.
 
 use crate::core::json::record::Record;
 use crate::core::json::value::{Map, Value};
@@ -22,6 +24,7 @@ const SERVER: &str = "server";
 const TOOL: &str = "tool";
 const INPUT: &str = "input";
 const STATE: &str = "requestState";
+const INPUTS: &str = "inputs";
 
 /// What an `input_required` result asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,6 +103,55 @@ pub fn entry_request(
     Ok(request)
 }
 
+/// One `kind: "input"` Request for a round of several forms (`entries`: each key with the
+/// Request [`entry_request`] made of it), so that a durable halt carries the whole round and its
+/// retry answers every entry at once. Its `data.inputs` holds each entry's `prompt` and
+/// `schema`; the answer's `data` is `{<key>: <that entry's values>}`.
+///
+/// ```
+/// # use toolnexus::core::mcp::mrtr::{entry_request, round_request};
+/// let form = |m: &str| toolnexus::json!({"method": "elicitation/create", "params": {"message": m,
+///     "requestedSchema": {"type": "object", "properties": {"v": {"type": "string"}}}}});
+/// let a = entry_request("srv", "t", "a", &form("A?"), Some("s"), 0.0).unwrap();
+/// let b = entry_request("srv", "t", "b", &form("B?"), Some("s"), 0.0).unwrap();
+/// let round = round_request("srv", "t", &[("a".into(), a), ("b".into(), b)], Some("s"));
+/// assert_eq!((round.kind.as_str(), round.prompt.as_str()), ("input", "A?\nB?"));
+/// assert_eq!(round.data.unwrap()["inputs"]["b"]["prompt"], "B?");
+/// ```
+pub fn round_request(
+    server: &str,
+    tool: &str,
+    entries: &[(String, Request)],
+    state: Option<&str>,
+) -> Request {
+    let mut inputs = Map::new();
+    for (key, request) in entries {
+        let mut one = Map::new();
+        one.insert("prompt".into(), Value::from(request.prompt.as_str()));
+        if let Some(schema) = request.data.as_ref().and_then(|d| d.get("schema")) {
+            one.insert("schema".into(), schema.clone());
+        }
+        inputs.insert(key.clone(), Value::Object(one));
+    }
+    let mut data = Map::new();
+    data.insert(SERVER.into(), Value::from(server));
+    data.insert(TOOL.into(), Value::from(tool));
+    data.insert(INPUTS.into(), Value::Object(inputs));
+    if let Some(state) = state {
+        data.insert(STATE.into(), Value::from(state));
+    }
+    let prompts: Vec<&str> = entries.iter().map(|(_, r)| r.prompt.as_str()).collect();
+    let first = entries.first().map(|(_, r)| r);
+    Request {
+        id: first.map(|r| r.id.clone()).unwrap_or_default(),
+        kind: "input".into(),
+        prompt: prompts.join("\n"),
+        url: None,
+        data: Some(data),
+        expires_at: first.and_then(|r| r.expires_at.clone()),
+    }
+}
+
 /// The `ElicitResult` for what `waitFor` gave back to `request` (the schema's defaults filled
 /// in; no `content` for a URL request).
 pub fn elicit_result(request: &Request, answer: Result<Value, String>) -> Value {
@@ -146,12 +198,34 @@ impl Retry {
         if text(SERVER) != Some(server) || text(TOOL) != Some(tool) {
             return None;
         }
-        let key = text(INPUT)?;
         let mut responses = Map::new();
-        responses.insert(
-            key.to_owned(),
-            elicit_result(request, Ok(answer.to_json_value())),
-        );
+        if let Some(Value::Object(inputs)) = data.get(INPUTS) {
+            // A whole round: each entry's values under its key of the answer's data.
+            for (key, one) in inputs {
+                let entry = Request {
+                    data: one.get("schema").map(|schema| {
+                        let mut map = Map::new();
+                        map.insert("schema".into(), schema.clone());
+                        map
+                    }),
+                    ..request.clone()
+                };
+                let mut part = answer.clone();
+                part.data = answer
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get(key))
+                    .and_then(Value::as_object)
+                    .cloned();
+                responses.insert(key.clone(), elicit_result(&entry, Ok(part.to_json_value())));
+            }
+        } else {
+            let key = text(INPUT)?;
+            responses.insert(
+                key.to_owned(),
+                elicit_result(request, Ok(answer.to_json_value())),
+            );
+        }
         Some(Retry {
             responses,
             state: text(STATE).map(str::to_owned),

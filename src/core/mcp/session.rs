@@ -185,6 +185,11 @@ impl Session {
         self.handler.ask(request)
     }
 
+    /// Whether the toolkit has a `waitFor` to ask in the page.
+    pub fn can_ask(&self) -> bool {
+        self.handler.can_ask()
+    }
+
     /// The time now, on the session's clock.
     pub fn clock_now(&self) -> f64 {
         self.clock.now_ms()

@@ -8,14 +8,16 @@ use futures_util::future::{select, Either};
 use std::rc::Rc;
 
 use super::content::to_tool_result;
-use super::mrtr::{elicit_result, entry_request, input_required, Retry, MAX_ROUNDS};
+use super::mrtr::{
+    elicit_result, entry_request, input_required, round_request, InputRequired, Retry, MAX_ROUNDS,
+};
 use super::param_headers::{call_headers, param_headers, ParamHeader};
 use super::session::{Session, ToolCall};
 use super::transport::McpError;
 use crate::core::host::{LocalBoxFuture, Signal};
 use crate::core::spec::ToolSpec;
 use crate::core::tool::{Context, Tool};
-use crate::core::types::{pending, sanitize, ToolResult};
+use crate::core::types::{pending, sanitize, Request, ToolResult};
 
 /// Replaces every secret (expanded header values, environment values) with `[redacted]`.
 #[derive(Debug, Default, Clone)]
@@ -239,6 +241,26 @@ struct Call {
 }
 
 impl Call {
+    /// A round of several forms as one Request (`None` when one of them is a URL: that round
+    /// halts on its first entry, its retry asked for the rest).
+    fn whole_round(&self, asked: &InputRequired, now: f64) -> Result<Option<Request>, String> {
+        let state = asked.state.as_deref();
+        let mut entries = Vec::new();
+        for (key, entry) in &asked.requests {
+            let request = entry_request(&self.server, &self.name, key, entry, state, now)?;
+            if request.kind != "input" {
+                return Ok(None);
+            }
+            entries.push((key.clone(), request));
+        }
+        Ok(Some(round_request(
+            &self.server,
+            &self.name,
+            &entries,
+            state,
+        )))
+    }
+
     async fn rounds(&self, args: Value, mut retry: Option<Retry>) -> Result<ToolResult, String> {
         for _ in 0..MAX_ROUNDS {
             let call = ToolCall {
@@ -261,6 +283,12 @@ impl Call {
                 responses: Map::new(),
                 state: asked.state.clone(),
             };
+            if asked.requests.len() > 1 && !self.session.can_ask() {
+                if let Some(round) = self.whole_round(&asked, now)? {
+                    // No `waitFor`: the round's forms halt as one Request (SPEC §10).
+                    return Ok(pending(round));
+                }
+            }
             for (key, entry) in &asked.requests {
                 let request = entry_request(
                     &self.server,
