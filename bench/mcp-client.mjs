@@ -27,7 +27,6 @@
 // wrong answer fails the script. Timings never fail it. Not part of `npm test`.
 //
 //   cd bench && npm install && node mcp-client.mjs [--smoke] [--quick] [--repeats=N] [--only=v2,v1]
-import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import { randomUUID } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
@@ -36,6 +35,7 @@ import { fileURLToPath } from "node:url"
 import { importReference, referenceDependencyVersion } from "./tools/reference-port.mjs"
 import { inChild, machineLine, median, orderFor, parseFlags, root, versions } from "./lib/peer-runs.mjs"
 import { pkgUrl } from "./contenders/pkg.mjs"
+import { startServerChild } from "./lib/server-child.mjs"
 
 const flags = parseFlags(process.argv.slice(2))
 const PEERS = ["toolnexus", "sdk2-auto", "sdk2", "sdk1", "reference"]
@@ -271,17 +271,7 @@ if (flags.child) {
 // The runner
 
 function startServer(script, server) {
-  const arg = Buffer.from(JSON.stringify({ role: "server", server })).toString("base64url")
-  const child = spawn(process.execPath, [script, `--child=${arg}`], { stdio: ["ignore", "pipe", "inherit"] })
-  return new Promise((resolve, reject) => {
-    let out = ""
-    child.stdout.on("data", (c) => {
-      out += c
-      const line = out.split("\n").find((l) => l.startsWith("{"))
-      if (line) resolve({ url: JSON.parse(line).url, stop: () => child.kill("SIGTERM") })
-    })
-    child.on("exit", (code) => reject(new Error(`${server} server exited ${code} before listening`)))
-  })
+  return startServerChild(script, { server }, server)
 }
 
 function dependencyVersion(name, from) {

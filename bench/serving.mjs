@@ -18,12 +18,12 @@
 // or the tool's output in the body); one wrong answer fails the bench.
 //
 //   node bench/serving.mjs [--smoke] [--quick] [--repeats=N] [--only=inproc,http]
-import { spawn } from "node:child_process"
 import http from "node:http"
 import { fileURLToPath } from "node:url"
 import { importReference } from "./tools/reference-port.mjs"
 import { inChild, machineLine, median, orderFor, parseFlags, ratio, versions } from "./lib/peer-runs.mjs"
 import { pkgUrl } from "./contenders/pkg.mjs"
+import { startServerChild } from "./lib/server-child.mjs"
 
 const flags = parseFlags(process.argv.slice(2))
 const want = (part) => !flags.only || flags.only.includes(part)
@@ -214,17 +214,7 @@ if (flags.child) {
 // The runner
 
 function startServer(script, contender) {
-  const arg = Buffer.from(JSON.stringify({ role: "server", contender })).toString("base64url")
-  const child = spawn(process.execPath, [script, `--child=${arg}`], { stdio: ["ignore", "pipe", "inherit"] })
-  return new Promise((resolve, reject) => {
-    let out = ""
-    child.stdout.on("data", (c) => {
-      out += c
-      const line = out.split("\n").find((l) => l.startsWith("{"))
-      if (line) resolve({ url: JSON.parse(line).url, stop: () => child.kill("SIGTERM") })
-    })
-    child.on("exit", (code) => reject(new Error(`${contender} server exited ${code} before listening`)))
-  })
+  return startServerChild(script, { contender }, contender)
 }
 
 async function main() {
