@@ -28,6 +28,8 @@ after(async () => {
   await stub.close()
 })
 
+/** A client of the scripted model server (the test scripts each answer). */
+const model = () => createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 })
 const kit = (url, options = {}) => createToolkit({ builtins: false, mcpConfig: { mcpServers: { s: { url, timeout: 10_000 } } }, ...options })
 const since = (n) => server.requests.slice(n).filter((r) => r.method === "POST")
 const calls = (requests, name) => requests.filter((r) => r.body?.method === "tools/call" && r.body.params?.name === name)
@@ -137,7 +139,7 @@ test("MRTR bad input: an entry of an unknown kind and a refused requestState end
   // Without waitFor the run halts; its request, edited, is answered: the server refuses the state.
   stub.script(openai.toolCalls([{ id: "c1", name: "s_deploy", args: { env: "prod" } }]))
   const plain = await kit(server.url("/mcp"))
-  const client = createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 })
+  const client = model()
   const halted = await client.run("deploy", { toolkit: plain })
   assert.equal(halted.status, "pending")
   const state = halted.pending.data.requestState
@@ -161,7 +163,7 @@ test("MRTR bad input: an entry of an unknown kind and a refused requestState end
 test("MRTR durable: a run halts on the input, the pending JSON keeps requestState, runWithAnswer in a fresh client finishes the call", async () => {
   stub.script(openai.toolCalls([{ id: "c1", name: "s_deploy", args: { env: "staging" } }]))
   const toolkit = await kit(server.url("/mcp"))
-  const halted = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 }).run("Deploy staging", { toolkit })
+  const halted = await model().run("Deploy staging", { toolkit })
   assert.equal(halted.status, "pending")
   assert.equal(halted.pending.kind, "input")
   assert.equal(halted.pending.prompt, "Deploy to staging?")
@@ -175,7 +177,7 @@ test("MRTR durable: a run halts on the input, the pending JSON keeps requestStat
   assert.equal(back.pending.data.requestState.length > 10, true)
   stub.script(openai.text("Deployed."))
   const fresh = await kit(server.url("/mcp"))
-  const r = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 }).runWithAnswer({
+  const r = await model().runWithAnswer({
     toolkit: fresh,
     history: back.messages,
     pending: back.pending,
@@ -195,7 +197,7 @@ test("MRTR durable: a run halts on the input, the pending JSON keeps requestStat
 test("MRTR durable, a round of two forms: one input Request carries both, runWithAnswer answers both at once", async () => {
   stub.script(openai.toolCalls([{ id: "c1", name: "s_two_questions", args: {} }]))
   const toolkit = await kit(server.url("/mcp"))
-  const halted = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 }).run("Pick", { toolkit })
+  const halted = await model().run("Pick", { toolkit })
   assert.equal(halted.status, "pending")
   assert.equal(halted.pending.kind, "input")
   assert.equal(halted.pending.prompt, "Which color?\nWhich size?")
@@ -208,7 +210,7 @@ test("MRTR durable, a round of two forms: one input Request carries both, runWit
   const start = server.requests.length
   stub.script(openai.text("Picked."))
   const fresh = await kit(server.url("/mcp"))
-  const r = await createClient({ baseUrl: stub.baseUrl, style: "openai", model: "m", retries: 0 }).runWithAnswer({
+  const r = await model().runWithAnswer({
     toolkit: fresh,
     history: back.messages,
     pending: back.pending,
