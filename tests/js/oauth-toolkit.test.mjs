@@ -133,17 +133,19 @@ describe("MCP OAuth against oidc-provider and the SDK server", () => {
     const toolkit = await createToolkit({ builtins: false, mcpConfig: config(peer.mcpUrl), tokenStore: new FileTokenStore(path) })
     assert.deepEqual(toolkit.mcpStatus(), { notes: "connected" }, "the stored token connects")
     await peer.as.revokeAll()
+    const events = []
     const client = createInProcessClient({
       model: "scripted",
+      onMetric: (event) => events.push(event),
       generate: async ({ messages }) => (messages.at(-1).role === "tool" ? { content: `ANSWER: ${messages.at(-1).content}` } : { toolCalls: [{ id: "c1", name: "notes_whoami", arguments: {} }] }),
     })
     const halted = await client.run("Who am I?", { toolkit })
-    return { toolkit, client, halted }
+    return { toolkit, client, halted, events }
   }
 
   test("a grant revoked mid-session: the tool call halts the run (kind authorization); runWithAnswer signs in again", async () => {
     const path = join(dir, "revoked.json")
-    const { toolkit, client, halted } = await revokedMidSession(path)
+    const { toolkit, client, halted, events } = await revokedMidSession(path)
     try {
       assert.equal(halted.status, "pending")
       assert.equal(halted.pending.kind, "authorization")
@@ -156,6 +158,10 @@ describe("MCP OAuth against oidc-provider and the SDK server", () => {
       const done = await client.runWithAnswer({ toolkit, history: kept.messages, pending: kept.pending, answer: { id: kept.pending.id, ok: true, data: { url } } })
       assert.equal(done.status, "done")
       assert.match(done.text, /^ANSWER: signed in as ada \(client [\w-]+\)$/)
+      // No stored token, verifier or secret in the metrics (events and Prometheus text) or the transcript.
+      const seen = JSON.stringify([events, client.metrics(), done])
+      assert.ok(events.some((e) => e.event === "tool"), "the tool calls were measured")
+      for (const secret of secretsIn(path)) assert.ok(!seen.includes(secret), "a stored secret in metrics or transcript")
     } finally {
       await toolkit.close()
     }
